@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { loadConfig } from '@comps/shared/config/load-config';
+import { databaseUrlSchema, envPort, logLevelSchema, redisUrlSchema } from '@comps/shared/config/env-fields';
+
+const startEnvSchema = z
+  .object({
+    PORT: envPort(8080),
+    DATABASE_URL: databaseUrlSchema,
+    REDIS_URL: redisUrlSchema,
+    INTERNAL_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    LOG_LEVEL: logLevelSchema,
+    CADDY_BIN: z.string().min(1).default('caddy'),
+    API_PORT: envPort(4001),
+    API_INTERNAL_PORT: envPort(4101),
+    ACCOUNTS_PORT: envPort(4003),
+    ACCOUNTS_INTERNAL_PORT: envPort(4103),
+    JOBS_INTERNAL_PORT: envPort(4102),
+  })
+  .transform((env) => ({
+    ...env,
+    // One run's services share a token that never leaves this process tree when none is configured.
+    INTERNAL_TOKEN: env.INTERNAL_TOKEN ?? randomBytes(32).toString('base64url'),
+  }));
+
+export function loadStartConfig(env: Readonly<Record<string, string | undefined>>) {
+  return loadConfig('start', startEnvSchema, env);
+}

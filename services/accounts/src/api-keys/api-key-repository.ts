@@ -1,0 +1,43 @@
+import type { Executor } from '@comps/shared/db/with-transaction';
+
+export interface StoredApiKey {
+  id: string;
+  workspaceId: string;
+  prefix: string;
+  lastFour: string;
+}
+
+export async function insertApiKey(
+  db: Executor,
+  key: { id: string; workspaceId: string; keyHash: string; prefix: string; lastFour: string; name: string | null },
+): Promise<void> {
+  await db.insertInto('apiKeys').values(key).execute();
+}
+
+export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<StoredApiKey | undefined> {
+  return db
+    .selectFrom('apiKeys')
+    .select(['id', 'workspaceId', 'prefix', 'lastFour'])
+    .where('keyHash', '=', keyHash)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Revokes by hash or by id; returns the revoked key, or undefined when none was active. */
+export async function revokeApiKey(
+  db: Executor,
+  match: { keyHash: string } | { id: string },
+  now: Date,
+): Promise<StoredApiKey | undefined> {
+  const column = 'keyHash' in match ? 'keyHash' : 'id';
+  const value = 'keyHash' in match ? match.keyHash : match.id;
+  const key = await db
+    .selectFrom('apiKeys')
+    .select(['id', 'workspaceId', 'prefix', 'lastFour'])
+    .where(column, '=', value)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  if (!key) return undefined;
+  await db.updateTable('apiKeys').set({ revokedAt: now }).where('id', '=', key.id).where('revokedAt', 'is', null).execute();
+  return key;
+}

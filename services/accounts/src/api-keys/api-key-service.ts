@@ -1,0 +1,72 @@
+import type { EffectivePlan } from '@comps/shared/contract/usage';
+import type { Db } from '@comps/shared/db/create-db';
+import type { Executor } from '@comps/shared/db/with-transaction';
+import { AppError } from '@comps/shared/errors/app-error';
+import { newApiKeyId } from '@comps/shared/ids';
+import { quotaSnapshot, type QuotaSnapshot } from '../ledger/ledger-service.js';
+import { effectivePlan } from '../workspaces/effective-plan.js';
+import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
+import { findActiveApiKeyByHash, insertApiKey, revokeApiKey } from './api-key-repository.js';
+import { API_KEY_PATTERN, hashApiKey } from '@comps/shared/api-key-format';
+import { generateApiKey } from './api-key-secret.js';
+
+export interface IssuedApiKey {
+  apiKeyId: string;
+  /** The key itself: shown once, never stored. */
+  key: string;
+  prefix: string;
+  lastFour: string;
+}
+
+export async function issueApiKey(db: Executor, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+  const secret = generateApiKey();
+  const apiKeyId = newApiKeyId();
+  await insertApiKey(db, {
+    id: apiKeyId,
+    workspaceId,
+    keyHash: secret.hash,
+    prefix: secret.prefix,
+    lastFour: secret.lastFour,
+    name,
+  });
+  return { apiKeyId, key: secret.key, prefix: secret.prefix, lastFour: secret.lastFour };
+}
+
+export async function createApiKey(db: Db, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+  if (!(await findWorkspaceWithPlan(db, workspaceId))) {
+    throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
+  }
+  return issueApiKey(db, workspaceId, name);
+}
+
+/** Revokes a key given as the key itself or as its id. */
+export async function revokeKey(db: Db, keyOrId: string): Promise<{ apiKeyId: string; workspaceId: string }> {
+  const match = API_KEY_PATTERN.test(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId };
+  const revoked = await revokeApiKey(db, match, new Date());
+  if (!revoked) throw new AppError('invalid_request', 'No active API key matches');
+  return { apiKeyId: revoked.id, workspaceId: revoked.workspaceId };
+}
+
+export interface Principal {
+  workspaceId: string;
+  apiKeyId: string;
+  apiKeyPrefix: string;
+  plan: EffectivePlan;
+  quota: QuotaSnapshot;
+}
+
+/** The caller behind a key hash, with the limits that apply to it; null for an unknown or revoked key. */
+export async function authenticateKeyHash(db: Db, keyHash: string): Promise<Principal | null> {
+  const key = await findActiveApiKeyByHash(db, keyHash);
+  if (!key) return null;
+  const workspace = await findWorkspaceWithPlan(db, key.workspaceId);
+  if (!workspace) return null;
+  const plan = effectivePlan(workspace.plan, workspace.overrides);
+  return {
+    workspaceId: key.workspaceId,
+    apiKeyId: key.id,
+    apiKeyPrefix: key.prefix,
+    plan,
+    quota: await quotaSnapshot(db, key.workspaceId, plan.monthlyQuota),
+  };
+}

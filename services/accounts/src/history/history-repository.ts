@@ -1,0 +1,57 @@
+import type { Executor } from '@comps/shared/db/with-transaction';
+import type { NewRequestHistoryRow } from '@comps/shared/db/database';
+import type { ErrorCode } from '@comps/shared/contract/error-codes';
+import type { MarketSite } from '@comps/shared/contract/market-sites';
+import { REDACTED_KEYWORD, type HistoryEntry } from '@comps/shared/contract/request-history';
+
+export async function insertHistoryEntries(db: Executor, rows: NewRequestHistoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  // A batch retried after a lost answer must not fail on the rows it already wrote.
+  await db
+    .insertInto('requestHistory')
+    .values(rows)
+    .onDuplicateKeyUpdate((eb) => ({ requestId: eb.ref('requestHistory.requestId') }))
+    .execute();
+}
+
+export interface HistoryQuery {
+  workspaceId: string;
+  limit: number;
+  /** Only ids strictly below this one (the cursor). */
+  beforeRequestId?: string;
+  /** Ids at or above this one (the start of `from`, or of the retention window). */
+  fromRequestId: string;
+  /** Ids strictly below this one (the day after `to`). */
+  toRequestIdExclusive?: string;
+}
+
+export async function listHistoryEntries(db: Executor, query: HistoryQuery): Promise<HistoryEntry[]> {
+  let select = db
+    .selectFrom('requestHistory')
+    .selectAll()
+    .where('workspaceId', '=', query.workspaceId)
+    .where('requestId', '>=', query.fromRequestId);
+  if (query.beforeRequestId) select = select.where('requestId', '<', query.beforeRequestId);
+  if (query.toRequestIdExclusive) select = select.where('requestId', '<', query.toRequestIdExclusive);
+  const rows = await select.orderBy('requestId', 'desc').limit(query.limit).execute();
+  return rows.map((row) => ({
+    requestId: row.requestId,
+    createdAt: row.createdAt.toISOString(),
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    code: row.code as ErrorCode | null,
+    charged: row.charged === 1 ? 1 : 0,
+    durationMs: row.durationMs,
+    marketSite: row.marketSite as MarketSite | null,
+    keyword: row.hasKeyword ? REDACTED_KEYWORD : null,
+    resultCount: row.resultCount,
+    jobId: row.jobId,
+    apiKeyPrefix: row.apiKeyPrefix,
+  }));
+}
+
+export async function deleteHistoryBefore(db: Executor, cutoff: Date, batchSize: number): Promise<number> {
+  const result = await db.deleteFrom('requestHistory').where('createdAt', '<', cutoff).limit(batchSize).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

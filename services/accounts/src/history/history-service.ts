@@ -1,0 +1,82 @@
+import { LIMITS } from '@comps/shared/contract/limits';
+import type { HistoryEntry } from '@comps/shared/contract/request-history';
+import type { Db } from '@comps/shared/db/create-db';
+import { requestIdFloor, requestIdTime } from '@comps/shared/ids';
+import { deleteHistoryBefore, insertHistoryEntries, listHistoryEntries } from './history-repository.js';
+import type { HistoryRecord } from './history-record.js';
+
+const DAY_MS = 86_400_000;
+
+export async function recordHistory(db: Db, records: HistoryRecord[]): Promise<void> {
+  await insertHistoryEntries(
+    db,
+    records.map((record) => ({
+      requestId: record.requestId,
+      workspaceId: record.workspaceId,
+      apiKeyId: record.apiKeyId,
+      apiKeyPrefix: record.apiKeyPrefix,
+      // The id carries the request's start time; using it keeps id order and time order one.
+      createdAt: requestIdTime(record.requestId),
+      method: record.method,
+      path: record.path,
+      status: record.status,
+      code: record.code,
+      charged: record.charged,
+      durationMs: record.durationMs,
+      marketSite: record.marketSite,
+      hasKeyword: record.hasKeyword ? 1 : 0,
+      resultCount: record.resultCount,
+      jobId: record.jobId,
+    })),
+  );
+}
+
+export interface HistoryListInput {
+  workspaceId: string;
+  limit: number;
+  beforeRequestId?: string | undefined;
+  /** Inclusive UTC calendar dates. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface HistoryListResult {
+  entries: HistoryEntry[];
+  /** The id to continue below, when more entries may follow. */
+  continueBefore: string | null;
+}
+
+function retentionStart(now: Date): Date {
+  return new Date(now.getTime() - LIMITS.historyRetentionDays * DAY_MS);
+}
+
+/** Newest first, within retention, by keyset on the time-ordered request id: each entry once however many arrive meanwhile. */
+export async function listHistory(db: Db, input: HistoryListInput, now = new Date()): Promise<HistoryListResult> {
+  const earliest = retentionStart(now);
+  const from = input.from ? new Date(`${input.from}T00:00:00.000Z`) : earliest;
+  const fromRequestId = requestIdFloor(from > earliest ? from : earliest);
+  const toRequestIdExclusive = input.to
+    ? requestIdFloor(new Date(new Date(`${input.to}T00:00:00.000Z`).getTime() + DAY_MS))
+    : undefined;
+  const rows = await listHistoryEntries(db, {
+    workspaceId: input.workspaceId,
+    limit: input.limit + 1,
+    fromRequestId,
+    ...(input.beforeRequestId ? { beforeRequestId: input.beforeRequestId } : {}),
+    ...(toRequestIdExclusive ? { toRequestIdExclusive } : {}),
+  });
+  const entries = rows.slice(0, input.limit);
+  const hasMore = rows.length > input.limit;
+  return { entries, continueBefore: hasMore ? (entries.at(-1)?.requestId ?? null) : null };
+}
+
+/** Deletes entries past retention in batches, so a large purge never holds long locks. */
+export async function purgeHistory(db: Db, now = new Date()): Promise<number> {
+  const cutoff = retentionStart(now);
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteHistoryBefore(db, cutoff, 5000);
+    total += deleted;
+    if (deleted < 5000) return total;
+  }
+}

@@ -1,0 +1,37 @@
+import Koa from 'koa';
+import type { Db } from '@comps/shared/db/create-db';
+import { sql } from 'kysely';
+import { assignRequestId } from '@comps/shared/http/assign-request-id';
+import { handleErrors } from '@comps/shared/http/handle-errors';
+import { healthRoutes } from '@comps/shared/http/health-routes';
+import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
+import { requireInternalToken } from '@comps/shared/http/require-internal-token';
+import type { Logger } from '@comps/shared/logging/create-logger';
+import type { LedgerOptions } from '../ledger/ledger-service.js';
+import { accountsRouter } from '../trpc/router.js';
+
+export interface InternalAppDeps {
+  db: Db;
+  ledger: LedgerOptions;
+  logger: Logger;
+  internalToken: string;
+}
+
+/** The internal port: tRPC for the other services and health checks; never exposed by Caddy. */
+export function createInternalApp({ db, ledger, logger, internalToken }: InternalAppDeps): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
+  const health = healthRoutes({
+    database: async () => {
+      await sql`SELECT 1`.execute(db);
+    },
+  });
+  const guard = requireInternalToken(internalToken);
+  app.use(assignRequestId());
+  app.use(handleErrors(logger));
+  app.use(health.routes());
+  app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) ? guard(ctx, next) : next()));
+  app.use(mountTrpc(accountsRouter, () => ({ db, ledger, logger })));
+  return app;
+}

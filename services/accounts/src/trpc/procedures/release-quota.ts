@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
+import { releaseQuota as release } from '../../ledger/ledger-service.js';
+import { procedure } from '../trpc.js';
+
+export const releaseQuotaInput = z.object({ requestId: z.string().regex(REQUEST_ID_PATTERN) });
+
+export const releaseQuota = procedure
+  .input(releaseQuotaInput)
+  .mutation(({ ctx, input }) => release(ctx.db, input.requestId, ctx.ledger));

@@ -1,0 +1,29 @@
+import { authenticateApiKey } from './procedures/authenticate-api-key.js';
+import { createApiKey } from './procedures/create-api-key.js';
+import { createWorkspace } from './procedures/create-workspace.js';
+import { getUsage } from './procedures/get-usage.js';
+import { listHistory } from './procedures/list-history.js';
+import { purgeHistory } from './procedures/purge-history.js';
+import { recordHistory } from './procedures/record-history.js';
+import { releaseExpiredReservations } from './procedures/release-expired-reservations.js';
+import { releaseQuota } from './procedures/release-quota.js';
+import { reserveQuota } from './procedures/reserve-quota.js';
+import { revokeApiKey } from './procedures/revoke-api-key.js';
+import { setWorkspaceLimits } from './procedures/set-workspace-limits.js';
+import { settleQuota } from './procedures/settle-quota.js';
+import { router } from './trpc.js';
+
+export const accountsRouter = router({
+  apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey }),
+  workspaces: router({ create: createWorkspace, setLimits: setWorkspaceLimits }),
+  quota: router({
+    reserve: reserveQuota,
+    settle: settleQuota,
+    release: releaseQuota,
+    releaseExpired: releaseExpiredReservations,
+  }),
+  usage: router({ get: getUsage }),
+  history: router({ record: recordHistory, list: listHistory, purge: purgeHistory }),
+});
+
+export type AccountsRouter = typeof accountsRouter;

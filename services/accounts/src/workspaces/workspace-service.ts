@@ -1,0 +1,62 @@
+import type { PlanId } from '@comps/shared/contract/usage';
+import type { EffectivePlan, Usage } from '@comps/shared/contract/usage';
+import type { Db } from '@comps/shared/db/create-db';
+import { quotaPeriodAt } from '@comps/shared/db/period';
+import { withTransaction } from '@comps/shared/db/with-transaction';
+import { AppError } from '@comps/shared/errors/app-error';
+import { newWorkspaceId } from '@comps/shared/ids';
+import { issueApiKey, type IssuedApiKey } from '../api-keys/api-key-service.js';
+import { quotaSnapshot } from '../ledger/ledger-service.js';
+import { effectivePlan } from './effective-plan.js';
+import {
+  findWorkspaceWithPlan,
+  insertWorkspace,
+  planExists,
+  updateWorkspaceLimits,
+  type LimitsPatch,
+} from './workspace-repository.js';
+
+export interface CreatedWorkspace {
+  workspaceId: string;
+  apiKey: IssuedApiKey;
+}
+
+/** A workspace and its first API key, together or not at all. */
+export async function createWorkspace(db: Db, input: { name: string; planId: PlanId }): Promise<CreatedWorkspace> {
+  if (!(await planExists(db, input.planId))) throw new AppError('invalid_request', `Unknown plan ${input.planId}`);
+  const workspaceId = newWorkspaceId();
+  return withTransaction(db, async (trx) => {
+    await insertWorkspace(trx, { id: workspaceId, name: input.name, planId: input.planId });
+    const apiKey = await issueApiKey(trx, workspaceId, 'default');
+    return { workspaceId, apiKey };
+  });
+}
+
+export async function setWorkspaceLimits(db: Db, workspaceId: string, patch: LimitsPatch): Promise<EffectivePlan> {
+  if (patch.planId !== undefined && !(await planExists(db, patch.planId))) {
+    throw new AppError('invalid_request', `Unknown plan ${patch.planId}`);
+  }
+  if (!(await updateWorkspaceLimits(db, workspaceId, patch))) {
+    throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
+  }
+  return getEffectivePlan(db, workspaceId);
+}
+
+export async function getEffectivePlan(db: Db, workspaceId: string): Promise<EffectivePlan> {
+  const workspace = await findWorkspaceWithPlan(db, workspaceId);
+  if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
+  return effectivePlan(workspace.plan, workspace.overrides);
+}
+
+export async function getUsage(db: Db, workspaceId: string, now = new Date()): Promise<Usage> {
+  const plan = await getEffectivePlan(db, workspaceId);
+  const period = quotaPeriodAt(now);
+  const quota = await quotaSnapshot(db, workspaceId, plan.monthlyQuota, now);
+  return {
+    workspaceId,
+    plan,
+    period: { start: period.start.toISOString(), end: period.end.toISOString() },
+    used: quota.used,
+    remaining: quota.remaining,
+  };
+}

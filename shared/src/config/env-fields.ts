@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Building blocks for the services' environment schemas; each service composes its own. */
+
+export const envPort = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export const envPositiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+export const envNonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
+export const envBoolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+export const envUrl = (fallback?: string) =>
+  fallback === undefined ? z.url() : z.url().default(fallback);
+
+export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/comps';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export const databaseUrlSchema = z
+  .string()
+  .default(DEFAULT_DATABASE_URL)
+  .refine((value) => /^mysql:\/\/[^/]+\/[A-Za-z0-9_]+(\?.*)?$/.test(value), {
+    message: 'must look like mysql://user[:password]@host:port/database',
+  });
+
+export const redisUrlSchema = z
+  .string()
+  .default(DEFAULT_REDIS_URL)
+  .refine((value) => /^rediss?:\/\//.test(value), { message: 'must be a redis:// or rediss:// URL' });
+
+export const internalTokenSchema = z
+  .string({ error: 'is required (a shared secret of at least 32 characters)' })
+  .min(32, { error: 'must be at least 32 characters' });
+
+export const bindHostSchema = z.string().min(1).default('127.0.0.1');

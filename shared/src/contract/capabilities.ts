@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { marketSiteSchema } from './market-sites.js';
+
+export const gateStateSchema = z.enum(['open', 'closed']);
+export type GateState = z.infer<typeof gateStateSchema>;
+
+const rangeSchema = z.object({ min: z.number().int(), max: z.number().int() });
+const rangeWithDefaultSchema = rangeSchema.extend({ default: z.number().int() });
+
+export const UNSUPPORTED_CAPABILITIES = [
+  'verifiedSaleDateFilter',
+  'acceptedOfferPriceHydration',
+  'emailedExports',
+  'thirdPartyGatewayAuth',
+] as const;
+
+export const capabilitiesSchema = z.object({
+  version: z.literal('1.0.0'),
+  dataGate: z.object({ sold: gateStateSchema, active: gateStateSchema, item: gateStateSchema }),
+  sites: z.array(
+    z.object({ marketSite: marketSiteSchema, enabled: z.boolean(), currency: z.string() }),
+  ),
+  limits: z.object({
+    count: rangeWithDefaultSchema,
+    page: rangeSchema,
+    jobPages: rangeWithDefaultSchema,
+    activeJobsPerWorkspace: z.number().int(),
+    jobRetentionHours: z.number().int(),
+    historyRetentionDays: z.number().int(),
+    historyPageSize: rangeWithDefaultSchema,
+    bulkKeywords: rangeSchema,
+  }),
+  unsupported: z.array(z.enum(UNSUPPORTED_CAPABILITIES)),
+});
+export type Capabilities = z.infer<typeof capabilitiesSchema>;

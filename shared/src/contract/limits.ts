@@ -1,0 +1,15 @@
+/** Fixed limits of the specification; capabilities publish them and validation enforces them. */
+export const LIMITS = {
+  count: { min: 1, max: 200, default: 60 },
+  page: { min: 1, max: 100 },
+  jobPages: { min: 1, max: 100, default: 50 },
+  jobCount: { min: 1, max: 200, default: 200 },
+  activeJobsPerWorkspace: 1,
+  jobRetentionHours: 24,
+  historyRetentionDays: 30,
+  historyPageSize: { min: 1, max: 100, default: 50 },
+  bulkKeywords: { min: 1, max: 20 },
+  jsonBodyBytes: 64 * 1024,
+} as const;
+
+export const API_VERSION = '1.0.0';

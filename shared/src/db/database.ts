@@ -1,0 +1,102 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/**
+ * Kysely's view of the schema. Names are camelCase here and snake_case in MySQL
+ * (the CamelCasePlugin translates); migrations spell the snake_case names themselves.
+ */
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+
+export interface PlansTable {
+  id: string;
+  name: string;
+  monthlyQuota: number;
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
+  concurrency: number;
+  activeJobs: number;
+  createdAt: CreatedAt;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  planId: string;
+  monthlyQuotaOverride: number | null;
+  rateLimitOverride: number | null;
+  concurrencyOverride: number | null;
+  createdAt: CreatedAt;
+}
+
+export interface UsersTable {
+  id: string;
+  workspaceId: string;
+  email: string;
+  passwordHash: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspaceId: string;
+  keyHash: string;
+  prefix: string;
+  lastFour: string;
+  name: string | null;
+  createdAt: CreatedAt;
+  revokedAt: Date | null;
+}
+
+export interface UsageCountersTable {
+  workspaceId: string;
+  periodStart: string;
+  used: Generated<number>;
+  reserved: Generated<number>;
+}
+
+export type ReservationState = 'reserved' | 'charged' | 'released';
+
+export interface UsageReservationsTable {
+  requestId: string;
+  workspaceId: string;
+  periodStart: string;
+  state: ReservationState;
+  createdAt: CreatedAt;
+  expiresAt: Date;
+  settledAt: Date | null;
+}
+
+export interface RequestHistoryTable {
+  requestId: string;
+  workspaceId: string;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+  createdAt: Date;
+  method: string;
+  path: string;
+  status: number;
+  code: string | null;
+  charged: number;
+  durationMs: number;
+  marketSite: string | null;
+  hasKeyword: number;
+  resultCount: number | null;
+  jobId: string | null;
+}
+
+export interface Database {
+  plans: PlansTable;
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  apiKeys: ApiKeysTable;
+  usageCounters: UsageCountersTable;
+  usageReservations: UsageReservationsTable;
+  requestHistory: RequestHistoryTable;
+}
+
+export type PlanRow = Selectable<PlansTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKeyRow = Insertable<ApiKeysTable>;
+export type RequestHistoryRow = Selectable<RequestHistoryTable>;
+export type NewRequestHistoryRow = Insertable<RequestHistoryTable>;

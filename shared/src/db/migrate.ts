@@ -1,0 +1,50 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FileMigrationProvider, Migrator, sql, type MigrationResult } from 'kysely';
+import { createRawDb, splitDatabaseUrl } from './create-db.js';
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface MigrationReport {
+  database: string;
+  applied: string[];
+}
+
+/** Creates the database if it is missing. Identifiers cannot be bound, so the name is checked first. */
+export async function ensureDatabase(url: string): Promise<string> {
+  const { serverUrl, database } = splitDatabaseUrl(url);
+  if (!/^[A-Za-z0-9_]+$/.test(database)) throw new Error(`unsafe database name: ${database}`);
+  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
+  try {
+    await sql`CREATE DATABASE IF NOT EXISTS ${sql.id(database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`.execute(server);
+  } finally {
+    await server.destroy();
+  }
+  return database;
+}
+
+/** Brings the schema to the newest migration; safe to run from several processes at once (Kysely locks). */
+export async function migrateToLatest(url: string): Promise<MigrationReport> {
+  const database = await ensureDatabase(url);
+  const db = createRawDb({ url, connectionLimit: 2 });
+  try {
+    const migrator = new Migrator({
+      db,
+      provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_FOLDER }),
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    const applied = (results ?? [])
+      .filter((result: MigrationResult) => result.status === 'Success')
+      .map((result) => result.migrationName);
+    if (error) {
+      const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    return { database, applied };
+  } finally {
+    await db.destroy();
+  }
+}

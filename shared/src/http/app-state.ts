@@ -1,0 +1,8 @@
+import type { ErrorCode } from '../contract/error-codes.js';
+
+/** What every service's middleware keeps on `ctx.state`. */
+export interface BaseState {
+  requestId: string;
+  /** Set by the error handler: the contract code of a failed request. */
+  errorCode?: ErrorCode;
+}

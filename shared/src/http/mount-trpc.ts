@@ -1,0 +1,21 @@
+import type { Middleware } from 'koa';
+import type { AnyRouter } from '@trpc/server';
+import { createHTTPHandler, type CreateHTTPContextOptions } from '@trpc/server/adapters/standalone';
+
+export const TRPC_BASE_PATH = '/trpc/';
+
+/** Hands `/trpc/*` to tRPC's Node handler; Koa steps aside for the response. */
+export function mountTrpc<TRouter extends AnyRouter>(
+  router: TRouter,
+  createContext: (options: CreateHTTPContextOptions) => ReturnType<NonNullable<Parameters<typeof createHTTPHandler<TRouter>>[0]['createContext']>>,
+): Middleware {
+  const handler = createHTTPHandler({ router, createContext, basePath: TRPC_BASE_PATH });
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith(TRPC_BASE_PATH)) return next();
+    ctx.respond = false;
+    await new Promise<void>((resolve) => {
+      ctx.res.once('close', resolve);
+      handler(ctx.req, ctx.res);
+    });
+  };
+}

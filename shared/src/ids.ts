@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { decodeTime, monotonicFactory, ulid } from 'ulid';
+
+const nextUlid = monotonicFactory();
+
+/** `req_` + ULID: unique, and sorts by time. */
+export function newRequestId(): string {
+  return `req_${nextUlid()}`;
+}
+
+export const REQUEST_ID_PATTERN = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export function requestIdTime(requestId: string): Date {
+  return new Date(decodeTime(requestId.slice(4)));
+}
+
+/**
+ * The smallest request id that could have been made at `time`; request ids at or after `time`
+ * compare greater or equal, so a time range becomes an id range.
+ */
+export function requestIdFloor(time: Date): string {
+  return `req_${ulid(time.getTime()).slice(0, 10)}0000000000000000`;
+}
+
+export function newWorkspaceId(): string {
+  return `ws_${ulid()}`;
+}
+
+export function newApiKeyId(): string {
+  return `key_${ulid()}`;
+}
+
+export function newUserId(): string {
+  return `usr_${ulid()}`;
+}
+
+export function newJobId(): string {
+  return randomUUID();
+}
+
+/** A request id as if made at `time`; for imports and tests that need history in the past. */
+export function requestIdAt(time: Date): string {
+  return `req_${ulid(time.getTime())}`;
+}

@@ -1,0 +1,46 @@
+import { createClient } from 'redis';
+import type { Logger } from '../logging/create-logger.js';
+
+export type RedisClient = ReturnType<typeof createRedisClient>;
+
+export interface RedisOptions {
+  url: string;
+  /** Milliseconds a command may take before it fails (an outage must not hang a request). */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * A client that fails commands at once while disconnected (no offline queue) and keeps
+ * reconnecting in the background, so an outage answers 503 and recovery needs no restart.
+ */
+export function createRedisClient({ url, commandTimeoutMs = 1000 }: RedisOptions, logger: Logger) {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: commandTimeoutMs },
+    socket: {
+      connectTimeout: 2000,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 4), 1000),
+    },
+  });
+  let lastErrorLog = 0;
+  client.on('error', (error: Error) => {
+    // One line per second at most while Redis is down.
+    const now = Date.now();
+    if (now - lastErrorLog > 1000) {
+      lastErrorLog = now;
+      logger.warn({ err: error.message }, 'redis connection error');
+    }
+  });
+  return client;
+}
+
+/** Starts connecting without waiting: the service boots and reports unready until Redis answers. */
+export function connectInBackground(client: RedisClient, logger: Logger): Promise<void> {
+  return client.connect().then(
+    () => undefined,
+    (error: unknown) => {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, 'redis connect failed');
+    },
+  );
+}

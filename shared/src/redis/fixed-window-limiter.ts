@@ -1,0 +1,62 @@
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisClient } from './create-redis.js';
+
+export interface WindowDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Seconds until the window resets (at least 1). */
+  resetSeconds: number;
+}
+
+/**
+ * Fixed-window counters in Redis (rate-limiter-flexible) for limits that differ per caller:
+ * one limiter per (limit, window) pair, all sharing the caller's counter key.
+ */
+export class FixedWindowLimiter {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+
+  constructor(
+    private readonly client: RedisClient,
+    private readonly keyPrefix: string,
+  ) {}
+
+  private limiterFor(limit: number, windowSeconds: number): RateLimiterRedis {
+    const id = `${limit}/${windowSeconds}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${this.keyPrefix}${windowSeconds}s`,
+        points: limit,
+        duration: windowSeconds,
+      });
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  /** Counts one call; a refusal is a value, a Redis failure throws. */
+  async consume(key: string, limit: number, windowSeconds: number): Promise<WindowDecision> {
+    const limiter = this.limiterFor(limit, windowSeconds);
+    let result: RateLimiterRes;
+    let allowed = true;
+    try {
+      result = await limiter.consume(key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      result = rejection;
+      allowed = false;
+    }
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, result.remainingPoints),
+      windowSeconds,
+      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    };
+  }
+}

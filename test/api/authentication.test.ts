@@ -1,0 +1,69 @@
+import t from 'tap';
+import { assertError } from '../helpers/contract-assertions.js';
+import { accountsClient, createWorkspace } from '../helpers/accounts-client.js';
+import { eventually, request } from '../helpers/http-client.js';
+import { startTestStack } from '../helpers/test-stack.js';
+
+const stack = await startTestStack(t);
+
+// Every authenticated endpoint that exists today; later issues add theirs to this list.
+const AUTHENTICATED: Array<[string, string]> = [
+  ['GET', '/usage'],
+  ['GET', '/requests'],
+];
+
+const workspace = await createWorkspace(stack);
+const revoked = await createWorkspace(stack);
+await accountsClient(stack).apiKeys.revoke.mutate({ keyOrId: revoked.apiKey });
+
+const CASES: Array<[string, Record<string, string>]> = [
+  ['no Authorization header', {}],
+  ['a non-bearer scheme', { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
+  ['an empty bearer', { authorization: 'Bearer ' }],
+  ['a malformed key', { authorization: 'Bearer sk_short' }],
+  ['a key of the wrong kind', { authorization: `Bearer pk_${'a'.repeat(40)}` }],
+  ['an unknown key', { authorization: `Bearer sk_${'A'.repeat(40)}` }],
+  ['a revoked key', { authorization: `Bearer ${revoked.apiKey}` }],
+];
+
+for (const [method, path] of AUTHENTICATED) {
+  t.test(`${method} ${path} refuses callers without a valid key`, async (t) => {
+    for (const [label, headers] of CASES) {
+      const response = await request(stack.baseUrl, path, { method, headers });
+      t.test(label, async (t) => {
+        assertError(t, response, 401, 'unauthorized');
+        t.equal(response.headers.get('x-quota-limit'), null, 'no quota figures for an unknown caller');
+      });
+    }
+    const ok = await request(stack.baseUrl, path, { method, apiKey: workspace.apiKey });
+    t.equal(ok.status, 200, 'and accepts a valid key');
+  });
+}
+
+t.test('a revoked key is refused within 5 seconds', async (t) => {
+  const { apiKey } = await createWorkspace(stack);
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200, 'works, and is now cached');
+  const revokedAt = Date.now();
+  await accountsClient(stack).apiKeys.revoke.mutate({ keyOrId: apiKey });
+  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 401 ? true : undefined), 5000, 100);
+  const elapsed = Date.now() - revokedAt;
+  t.ok(elapsed < 5000, `refused after ${elapsed} ms`);
+});
+
+t.test('a second key of a workspace works, and revoking one leaves the other', async (t) => {
+  const client = accountsClient(stack);
+  const { workspaceId, apiKey } = await createWorkspace(stack);
+  const second = await client.apiKeys.create.mutate({ workspaceId, name: 'ci' });
+  t.match(second.key, /^sk_[0-9A-Za-z]{40}$/);
+  await client.apiKeys.revoke.mutate({ keyOrId: second.apiKeyId });
+  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey: second.key })).status === 401 ? true : undefined));
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
+});
+
+t.test('keys never reach the logs', async (t) => {
+  const { readFile } = await import('node:fs/promises');
+  await request(stack.baseUrl, '/usage', { apiKey: workspace.apiKey });
+  const logs = await readFile(stack.logFile, 'utf8');
+  t.notOk(logs.includes(workspace.apiKey), 'the key is not in any log line');
+  t.notOk(logs.includes(revoked.apiKey), 'nor a revoked one');
+});

@@ -1,0 +1,107 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '@comps/scripts/stack/free-port';
+
+/**
+ * Real Redis and MariaDB servers of a test's own, on free ports, that the test may stop and start
+ * again (outage tests must not stop the machine's shared servers that other tests use).
+ */
+export interface DedicatedServer {
+  port: number;
+  url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port}`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+function managed(command: string, args: string[], port: number, url: string, cleanup: () => Promise<void>): DedicatedServer {
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  const stop = async () => {
+    if (!child || child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    port,
+    url,
+    async start() {
+      child = spawn(command, args, { stdio: 'ignore' });
+      const current = child;
+      exited = new Promise((resolve) => current.once('exit', () => resolve()));
+      await waitForPort(port);
+    },
+    stop,
+    async destroy() {
+      await stop();
+      await cleanup();
+    },
+  };
+}
+
+export async function dedicatedRedis(): Promise<DedicatedServer> {
+  const port = await freePort();
+  const server = managed(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    port,
+    `redis://127.0.0.1:${port}`,
+    async () => undefined,
+  );
+  await server.start();
+  return server;
+}
+
+export async function dedicatedMariadb(): Promise<DedicatedServer> {
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'comps-mariadb-'));
+  const datadir = path.join(dir, 'data');
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      'mariadb-install-db',
+      ['--no-defaults', `--datadir=${datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
+      (error) => (error ? reject(error) : resolve()),
+    );
+  });
+  const server = managed(
+    process.env.MARIADBD_BIN ?? '/usr/sbin/mariadbd',
+    [
+      '--no-defaults',
+      `--datadir=${datadir}`,
+      `--port=${port}`,
+      `--socket=${path.join(dir, 'mysqld.sock')}`,
+      '--bind-address=127.0.0.1',
+      '--user=root',
+      '--skip-log-bin',
+      '--innodb-buffer-pool-size=32M',
+      '--innodb-log-file-size=8M',
+    ],
+    port,
+    `mysql://root@127.0.0.1:${port}/comps_outage_test`,
+    () => rm(dir, { recursive: true, force: true }),
+  );
+  await server.start();
+  return server;
+}

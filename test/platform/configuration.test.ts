@@ -1,0 +1,37 @@
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
+
+function runService(service: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 10_000 }, (error, _stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
+    });
+  });
+}
+
+t.test('the api refuses to start on bad configuration and names every bad variable', async (t) => {
+  const result = await runService('api', {
+    API_PORT: 'eighty',
+    REDIS_URL: 'http://localhost',
+    DATA_GATE_SOLD: 'maybe',
+    ENABLED_SITES: 'market.com,market.xx',
+    AUTH_CACHE_TTL_MS: '10000',
+  });
+  t.equal(result.code, 1);
+  for (const name of ['API_PORT', 'REDIS_URL', 'INTERNAL_TOKEN', 'DATA_GATE_SOLD', 'ENABLED_SITES', 'AUTH_CACHE_TTL_MS']) {
+    t.match(result.stderr, new RegExp(`${name}:`), `names ${name}`);
+  }
+  t.match(result.stderr, /market\.xx/);
+});
+
+t.test('accounts and jobs fail fast too', async (t) => {
+  const accounts = await runService('accounts', { DATABASE_URL: 'postgres://x/y', INTERNAL_TOKEN: 'short' });
+  t.equal(accounts.code, 1);
+  t.match(accounts.stderr, /DATABASE_URL:/);
+  t.match(accounts.stderr, /INTERNAL_TOKEN: must be at least 32/);
+  const jobs = await runService('jobs', { JOBS_INTERNAL_PORT: '70000' });
+  t.equal(jobs.code, 1);
+  t.match(jobs.stderr, /JOBS_INTERNAL_PORT:/);
+});

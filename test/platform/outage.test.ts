@@ -1,0 +1,64 @@
+import t from 'tap';
+import { migrateToLatest } from '@comps/shared/db/migrate';
+import { assertError } from '../helpers/contract-assertions.js';
+import { createWorkspace } from '../helpers/accounts-client.js';
+import { dedicatedMariadb, dedicatedRedis } from '../helpers/dedicated-servers.js';
+import { eventually, request } from '../helpers/http-client.js';
+import { startTestStack } from '../helpers/test-stack.js';
+
+// This file stops and starts its own Redis and MariaDB, never the machine's shared ones.
+const redis = await dedicatedRedis();
+t.teardown(() => redis.destroy());
+const mariadb = await dedicatedMariadb();
+t.teardown(() => mariadb.destroy());
+await migrateToLatest(mariadb.url);
+
+const stack = await startTestStack(t, { env: { DATABASE_URL: mariadb.url, REDIS_URL: redis.url } });
+const { apiKey } = await createWorkspace(stack);
+
+async function timed(path: string) {
+  const started = Date.now();
+  const response = await request(stack.baseUrl, path, { apiKey });
+  return { response, ms: Date.now() - started };
+}
+
+t.test('with Redis stopped, authenticated requests fail fast with 503 and recover when it is back', async (t) => {
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
+  await redis.stop();
+  for (const path of ['/usage', '/requests']) {
+    const { response, ms } = await timed(path);
+    assertError(t, response, 503, 'service_unavailable');
+    t.ok(ms < 5000, `${path} answered in ${ms} ms, not a hang`);
+  }
+  t.equal((await request(stack.baseUrl, '/v1/capabilities')).status, 200, 'capabilities need no Redis');
+  t.equal((await request(`http://127.0.0.1:${stack.ports.apiInternal}`, '/readyz')).status, 503, 'the api reports unready');
+  await redis.start();
+  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 10_000, 200);
+  t.pass('works again once Redis is back');
+});
+
+t.test('with MariaDB stopped, authenticated requests fail fast with 503 and recover when it is back', async (t) => {
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
+  await mariadb.stop();
+  for (const path of ['/usage', '/requests', '/usage']) {
+    const { response, ms } = await timed(path);
+    assertError(t, response, 503, 'service_unavailable');
+    t.ok(ms < 5000, `${path} answered in ${ms} ms, not a hang`);
+  }
+  // Once the api's short key cache has lapsed, authentication itself needs the database.
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  assertError(t, (await timed('/usage')).response, 503, 'service_unavailable');
+  t.equal((await request(stack.accountsInternalUrl, '/readyz')).status, 503, 'accounts reports unready');
+  await mariadb.start();
+  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 15_000, 200);
+  t.pass('works again once MariaDB is back');
+});
+
+t.test('the history of requests made during the outage is kept', async (t) => {
+  const { body } = await eventually(async () => {
+    const response = await request(stack.baseUrl, '/requests?limit=100', { apiKey });
+    const statuses = (response.body?.entries ?? []).map((entry: { status: number }) => entry.status);
+    return statuses.filter((status: number) => status === 503).length >= 4 ? response : undefined;
+  }, 10_000, 200);
+  t.ok(body.entries.length >= 8, `${body.entries.length} entries`);
+});
