@@ -1,5 +1,5 @@
 import { createLogger } from '@comps/shared/logging/create-logger';
-import { connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
+import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
@@ -38,13 +38,7 @@ async function main(): Promise<void> {
     { name: 'public server', run: () => publicServer.close() },
     { name: 'internal server', run: () => internal.close() },
     { name: 'request history', run: () => history.close() },
-    {
-      name: 'redis',
-      run: async () => {
-        await redisConnected;
-        if (redis.isOpen) redis.destroy();
-      },
-    },
+    { name: 'redis', run: () => closeRedis(redis, redisConnected) },
   ]);
   logger.info({ port: publicServer.port, internalPort: internal.port }, 'api listening');
 }

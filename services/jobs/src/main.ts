@@ -1,6 +1,6 @@
 import { createDb } from '@comps/shared/db/create-db';
 import { createLogger } from '@comps/shared/logging/create-logger';
-import { connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
+import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { loadJobsConfig } from './config.js';
@@ -17,13 +17,7 @@ async function main(): Promise<void> {
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },
     { name: 'database', run: () => db.destroy() },
-    {
-      name: 'redis',
-      run: async () => {
-        await redisConnected;
-        if (redis.isOpen) redis.destroy();
-      },
-    },
+    { name: 'redis', run: () => closeRedis(redis, redisConnected) },
   ]);
   logger.info({ internalPort: internal.port }, 'jobs listening');
 }

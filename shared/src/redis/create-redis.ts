@@ -44,3 +44,9 @@ export function connectInBackground(client: RedisClient, logger: Logger): Promis
     },
   );
 }
+
+/** Closes the client once its background connect has settled (destroying mid-connect would throw). */
+export async function closeRedis(client: RedisClient, connected: Promise<void>): Promise<void> {
+  await connected;
+  if (client.isOpen) client.destroy();
+}
