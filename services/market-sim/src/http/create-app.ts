@@ -1,0 +1,133 @@
+import Koa, { type Context } from 'koa';
+import { Router } from '@koa/router';
+import { marketSiteSchema, type MarketSite } from '@comps/shared/contract/market-sites';
+import { healthRoutes } from '@comps/shared/http/health-routes';
+import type { Logger } from '@comps/shared/logging/create-logger';
+import type { SimKnobs } from '../config.js';
+import { parseDirectives } from '../directives.js';
+import { listingOf } from '../listings.js';
+import { renderChallengePage, renderItemPage, renderNotFoundPage } from '../render/item-page.js';
+import { renderSearchPage } from '../render/search-page.js';
+import { searchPage, type SimQuery } from '../search-results.js';
+
+const PAGE_SIZES = [60, 120, 240];
+// A 1×1 grey JPEG for every listing image.
+const IMAGE = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  'base64',
+);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function html(ctx: Context, status: number, body: string): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = body;
+}
+
+/** Koa 3's `ctx.origin` is the Origin header; the simulator needs its own address. */
+function ownOrigin(ctx: Context): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}
+
+function siteOf(ctx: Context): MarketSite | null {
+  const parsed = marketSiteSchema.safeParse(ctx.params.site);
+  return parsed.success ? parsed.data : null;
+}
+
+function numberParam(value: string | null, fallback: number | null): number | null {
+  if (value === null || value.trim() === '') return fallback;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : fallback;
+}
+
+function simQueryOf(site: MarketSite, url: URL, categoryFromPath: string | undefined, keyword: string): SimQuery {
+  const params = url.searchParams;
+  const requestedSize = numberParam(params.get('_ipg'), 60) ?? 60;
+  const condition = params.get('LH_ItemCondition');
+  return {
+    site,
+    keyword,
+    categoryId: categoryFromPath ?? params.get('_sacat') ?? '0',
+    page: Math.max(1, Math.floor(numberParam(params.get('_pgn'), 1) ?? 1)),
+    pageSize: PAGE_SIZES.find((size) => size >= requestedSize) ?? 240,
+    sold: params.get('LH_Sold') === '1',
+    condition: condition === '1000' ? 'new' : condition === '3000' ? 'used' : 'any',
+    format: params.get('LH_Auction') === '1' ? 'auction' : params.get('LH_BIN') === '1' ? 'buyItNow' : params.get('LH_BO') === '1' ? 'acceptsOffers' : 'all',
+    minPrice: numberParam(params.get('_udlo'), null),
+    maxPrice: numberParam(params.get('_udhi'), null),
+    sortOrder: params.get('_sop') ?? '12',
+  };
+}
+
+/**
+ * The marketplace stand-in: every site under `/{site}`, search at `/sch/i.html` (and
+ * `/sch/{category}/i.html`), items at `/itm/{id}`. Configured latency, throttling and errors apply
+ * to every page; the search text can ask for its own (`sim:…` directives).
+ */
+export function createSimApp(knobs: SimKnobs, logger: Logger): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
+  let inFlight = 0;
+
+  const pages = new Router();
+  pages.use(async (ctx, next) => {
+    if (knobs.maxConcurrent > 0 && inFlight >= knobs.maxConcurrent) {
+      ctx.set('Retry-After', '1');
+      return html(ctx, 429, '<!DOCTYPE html><html><head><title>Too Many Requests</title></head><body></body></html>');
+    }
+    inFlight += 1;
+    try {
+      if (knobs.errorRate > 0 && Math.random() < knobs.errorRate) {
+        return html(ctx, 500, '<!DOCTYPE html><html><head><title>Error</title></head><body>Internal error</body></html>');
+      }
+      const delay = knobs.latencyMs + (knobs.jitterMs > 0 ? Math.random() * knobs.jitterMs : 0);
+      if (delay > 0) await sleep(delay);
+      await next();
+    } finally {
+      inFlight -= 1;
+    }
+  });
+
+  const search = async (ctx: Context) => {
+    const site = siteOf(ctx);
+    if (!site) return html(ctx, 404, '<!DOCTYPE html><html><head><title>Not found</title></head><body></body></html>');
+    const url = new URL(ctx.href);
+    const { keyword, directives } = parseDirectives(url.searchParams.get('_nkw') ?? '');
+    if (directives.throttle) {
+      ctx.set('Retry-After', '2');
+      return html(ctx, 429, '<!DOCTYPE html><html><head><title>Too Many Requests</title></head><body></body></html>');
+    }
+    if (directives.error) return html(ctx, 500, '<!DOCTYPE html><html><head><title>Error</title></head><body>Internal error</body></html>');
+    if (directives.slowMs > 0) await sleep(directives.slowMs);
+    if (directives.block) return html(ctx, 200, renderChallengePage());
+    const query = simQueryOf(site, url, ctx.params.category, keyword);
+    const page = searchPage(query, directives);
+    html(ctx, 200, renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url }));
+  };
+
+  const item = (ctx: Context) => {
+    const site = siteOf(ctx);
+    const listing = site ? listingOf(String(ctx.params.id)) : null;
+    if (!site || !listing) return html(ctx, 404, renderNotFoundPage(site ?? 'market.com'));
+    html(ctx, 200, renderItemPage(site, listing, `${ownOrigin(ctx)}/${site}`, ownOrigin(ctx)));
+  };
+
+  pages.get('/:site/sch/i.html', search);
+  pages.get('/:site/sch/:category/i.html', search);
+  pages.get('/:site/itm/:id', item);
+  pages.get('/:site/itm/:slug/:id', item);
+
+  const assets = new Router();
+  assets.get('/images/g/:key/:file', (ctx) => {
+    ctx.type = 'image/jpeg';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = IMAGE;
+  });
+
+  app.use(healthRoutes({}).routes());
+  app.use(assets.routes());
+  app.use(pages.routes());
+  return app;
+}

@@ -1,0 +1,274 @@
+import type { MarketSite } from '@comps/shared/contract/market-sites';
+
+/** How a site writes things: its language, money, dates and the marketplace's labels. */
+export interface SiteLocale {
+  lang: string;
+  country: string;
+  money(value: number): string;
+  count(value: number): string;
+  soldCaption(date: Date): string;
+  endedCaption(date: Date): string;
+  heading(total: number, keyword: string): string;
+  rangeWord: string;
+  newListing: string;
+  opensInNewWindow: string;
+  titleSuffix: string;
+  looseDivider: string;
+  shipping(cost: string): string;
+  freeShipping: string;
+  located(country: string): string;
+  bids(count: number): string;
+  buyItNow: string;
+  orBestOffer: string;
+  bestOfferAccepted: string;
+  conditions: { new: string; used: string };
+  sellerFeedback(percent: number, score: string): string;
+  itemNumberLabel: string;
+  shippingLabel: string;
+  locationLabel: string;
+  sold(count: number): string;
+  soldMessage(date: Date): string;
+  endedMessage(date: Date): string;
+  notFound: { title: string; text: string };
+  countries: readonly string[];
+}
+
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DE_MONTHS = ['Jan.', 'Feb.', 'Mär.', 'Apr.', 'Mai', 'Jun.', 'Jul.', 'Aug.', 'Sep.', 'Okt.', 'Nov.', 'Dez.'];
+const FR_MONTHS = ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'];
+const IT_MONTHS = ['gen', 'feb', 'mar', 'apr', 'mag', 'giu', 'lug', 'ago', 'set', 'ott', 'nov', 'dic'];
+const ES_MONTHS = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'];
+
+function grouped(value: number, decimals: number, thousands: string, decimal: string): string {
+  const [whole, fraction] = value.toFixed(decimals).split('.');
+  const withGroups = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, thousands);
+  return fraction === undefined ? withGroups : `${withGroups}${decimal}${fraction}`;
+}
+
+const monthDayYear = (months: string[]) => (date: Date) => `${months[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+const dayMonthYear = (months: string[], dot = false) => (date: Date) =>
+  `${date.getUTCDate()}${dot ? '.' : ''} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+
+const english = {
+  rangeWord: 'to',
+  newListing: 'New Listing',
+  opensInNewWindow: 'Opens in a new window or tab',
+  looseDivider: 'Results matching fewer words',
+  bids: (count: number) => (count === 1 ? '1 bid' : `${count} bids`),
+  orBestOffer: 'or Best Offer',
+  bestOfferAccepted: 'Best offer accepted',
+  sellerFeedback: (percent: number, score: string) => `${percent.toFixed(1).replace(/\.0$/, '')}% positive (${score})`,
+  itemNumberLabel: 'eBay item number:',
+  shippingLabel: 'Shipping:',
+  locationLabel: 'Located in:',
+  sold: (count: number) => `${count} sold`,
+  notFound: { title: 'Error Page | eBay', text: "We looked everywhere. Looks like this page doesn't exist" },
+};
+
+const usDate = monthDayYear(EN_MONTHS);
+const ukDate = dayMonthYear(EN_MONTHS);
+const dollars = (prefix: string) => (value: number) => `${prefix}${grouped(value, 2, ',', '.')}`;
+const euros = (thousands: string) => (value: number) => `${grouped(value, 2, thousands, ',')} EUR`;
+
+export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
+  'market.com': {
+    ...english,
+    lang: 'en-US',
+    country: 'United States',
+    money: dollars('$'),
+    count: (value) => grouped(value, 0, ',', '.'),
+    soldCaption: (date) => `Sold  ${usDate(date)}`,
+    endedCaption: (date) => `Ended  ${usDate(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'for sale | eBay',
+    shipping: (cost) => `+${cost} delivery`,
+    freeShipping: 'Free delivery',
+    located: (country) => `Located in ${country}`,
+    buyItNow: 'Buy It Now',
+    conditions: { new: 'Brand New', used: 'Pre-Owned' },
+    soldMessage: (date) => `This listing sold on ${usDate(date)}.`,
+    endedMessage: (date) => `This listing ended on ${usDate(date)}.`,
+    countries: ['China', 'Japan', 'United Kingdom', 'Canada', 'Germany'],
+  },
+  'market.co.uk': {
+    ...english,
+    lang: 'en-GB',
+    country: 'United Kingdom',
+    money: (value) => `£${grouped(value, 2, ',', '.')}`,
+    count: (value) => grouped(value, 0, ',', '.'),
+    soldCaption: (date) => `Sold  ${ukDate(date)}`,
+    endedCaption: (date) => `Ended  ${ukDate(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'for sale | eBay',
+    shipping: (cost) => `+${cost} postage`,
+    freeShipping: 'Free postage',
+    located: (country) => `from ${country}`,
+    buyItNow: 'Buy it now',
+    conditions: { new: 'Brand new', used: 'Pre-owned' },
+    soldMessage: (date) => `This listing sold on ${ukDate(date)}.`,
+    endedMessage: (date) => `This listing ended on ${ukDate(date)}.`,
+    countries: ['Germany', 'China', 'Japan', 'Ireland', 'United States'],
+  },
+  'market.de': {
+    lang: 'de-DE',
+    rangeWord: 'bis',
+    newListing: 'Neues Angebot',
+    opensInNewWindow: 'Wird in neuem Fenster oder Tab geöffnet',
+    country: 'Deutschland',
+    money: (value) => `EUR ${grouped(value, 2, '.', ',')}`,
+    count: (value) => grouped(value, 0, '.', ','),
+    soldCaption: (date) => `Verkauft  ${dayMonthYear(DE_MONTHS, true)(date)}`,
+    endedCaption: (date) => `Beendet  ${dayMonthYear(DE_MONTHS, true)(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, '.', ',')}</span> Ergebnisse für <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'online kaufen | eBay',
+    looseDivider: 'Ergebnisse für weniger Suchbegriffe',
+    shipping: (cost) => `+${cost} Versand`,
+    freeShipping: 'Kostenloser Versand',
+    located: (country) => `aus ${country}`,
+    bids: (count) => (count === 1 ? '1 Gebot' : `${count} Gebote`),
+    buyItNow: 'Sofort-Kaufen',
+    orBestOffer: 'oder Preisvorschlag',
+    bestOfferAccepted: 'Preisvorschlag angenommen',
+    conditions: { new: 'Neu', used: 'Gebraucht' },
+    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')} % positiv (${score.replace('.', ',')})`,
+    itemNumberLabel: 'eBay-Artikelnr.:',
+    shippingLabel: 'Versand:',
+    locationLabel: 'Standort:',
+    sold: (count) => `${count} verkauft`,
+    soldMessage: (date) => `Dieser Artikel wurde verkauft am ${dayMonthYear(DE_MONTHS, true)(date)}.`,
+    endedMessage: (date) => `Dieses Angebot wurde beendet am ${dayMonthYear(DE_MONTHS, true)(date)}.`,
+    notFound: { title: 'Fehlerseite | eBay', text: 'Wir haben überall gesucht. Dieser Artikel ist nicht mehr verfügbar.' },
+    countries: ['China', 'Großbritannien', 'Polen', 'Frankreich', 'Österreich'],
+  },
+  'market.fr': {
+    lang: 'fr-FR',
+    rangeWord: 'à',
+    newListing: 'Nouvelle annonce',
+    opensInNewWindow: "S'ouvre dans une nouvelle fenêtre ou un nouvel onglet",
+    country: 'France',
+    money: euros('\u202f'),
+    count: (value) => grouped(value, 0, '\u202f', ','),
+    soldCaption: (date) => `Vendu le ${dayMonthYear(FR_MONTHS)(date)}`,
+    endedCaption: (date) => `Terminé le ${dayMonthYear(FR_MONTHS)(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, '\u202f', ',')}</span> résultats pour <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'en vente | eBay',
+    looseDivider: 'Résultats correspondant à moins de mots',
+    shipping: (cost) => `+${cost} livraison`,
+    freeShipping: 'Livraison gratuite',
+    located: (country) => `de ${country}`,
+    bids: (count) => (count === 1 ? '1 enchère' : `${count} enchères`),
+    buyItNow: 'Achat immédiat',
+    orBestOffer: 'ou Offre directe',
+    bestOfferAccepted: 'Offre directe acceptée',
+    conditions: { new: 'Neuf', used: 'Occasion' },
+    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')} % d'évaluations positives (${score.replace('.', ',')})`,
+    itemNumberLabel: "Numéro de l'objet eBay :",
+    shippingLabel: 'Livraison :',
+    locationLabel: "Lieu où se trouve l'objet :",
+    sold: (count) => `${count} vendus`,
+    soldMessage: (date) => `Cet objet a été vendu le ${dayMonthYear(FR_MONTHS)(date)}.`,
+    endedMessage: (date) => `Cette annonce est terminée depuis le ${dayMonthYear(FR_MONTHS)(date)}.`,
+    notFound: { title: "Page d'erreur | eBay", text: "Nous avons cherché partout. L'objet que vous recherchez n'est plus disponible." },
+    countries: ['Chine', 'Allemagne', 'Royaume-Uni', 'Italie', 'Belgique'],
+  },
+  'market.it': {
+    lang: 'it-IT',
+    rangeWord: 'a',
+    newListing: 'Nuova inserzione',
+    opensInNewWindow: 'Si apre in una nuova finestra o scheda',
+    country: 'Italia',
+    money: euros('.'),
+    count: (value) => grouped(value, 0, '.', ','),
+    soldCaption: (date) => `Venduto il ${dayMonthYear(IT_MONTHS)(date)}`,
+    endedCaption: (date) => `Terminata il ${dayMonthYear(IT_MONTHS)(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, '.', ',')}</span> risultati per <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'in vendita | eBay',
+    looseDivider: 'Risultati corrispondenti a meno parole',
+    shipping: (cost) => `+${cost} spedizione`,
+    freeShipping: 'Spedizione gratuita',
+    located: (country) => `da ${country}`,
+    bids: (count) => (count === 1 ? '1 offerta' : `${count} offerte`),
+    buyItNow: 'Compralo Subito',
+    orBestOffer: "o Proposta d'acquisto",
+    bestOfferAccepted: "Proposta d'acquisto accettata",
+    conditions: { new: 'Nuovo', used: 'Usato' },
+    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')}% di feedback positivi (${score.replace('.', ',')})`,
+    itemNumberLabel: 'Numero oggetto eBay:',
+    shippingLabel: 'Spedizione:',
+    locationLabel: 'Si trova in:',
+    sold: (count) => `${count} venduti`,
+    soldMessage: (date) => `Questo oggetto è stato venduto il ${dayMonthYear(IT_MONTHS)(date)}.`,
+    endedMessage: (date) => `Questa inserzione è terminata il ${dayMonthYear(IT_MONTHS)(date)}.`,
+    notFound: { title: 'Pagina di errore | eBay', text: "Abbiamo cercato ovunque. L'oggetto che stai cercando non è più disponibile." },
+    countries: ['Cina', 'Germania', 'Francia', 'Spagna', 'Regno Unito'],
+  },
+  'market.es': {
+    lang: 'es-ES',
+    rangeWord: 'a',
+    newListing: 'Nuevo anuncio',
+    opensInNewWindow: 'Se abre en una nueva ventana o pestaña',
+    country: 'España',
+    money: euros('.'),
+    count: (value) => grouped(value, 0, '.', ','),
+    soldCaption: (date) => `Vendido el ${dayMonthYear(ES_MONTHS)(date)}`,
+    endedCaption: (date) => `Finalizado el ${dayMonthYear(ES_MONTHS)(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, '.', ',')}</span> resultados para <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'en venta | eBay',
+    looseDivider: 'Resultados que coinciden con menos palabras',
+    shipping: (cost) => `+${cost} envío`,
+    freeShipping: 'Envío gratis',
+    located: (country) => `de ${country}`,
+    bids: (count) => (count === 1 ? '1 puja' : `${count} pujas`),
+    buyItNow: '¡Cómpralo ya!',
+    orBestOffer: 'o Mejor oferta',
+    bestOfferAccepted: 'Mejor oferta aceptada',
+    conditions: { new: 'Nuevo', used: 'De segunda mano' },
+    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')}% de votos positivos (${score.replace('.', ',')})`,
+    itemNumberLabel: 'Número de artículo de eBay:',
+    shippingLabel: 'Envío:',
+    locationLabel: 'Ubicado en:',
+    sold: (count) => `${count} vendidos`,
+    soldMessage: (date) => `Este artículo se vendió el ${dayMonthYear(ES_MONTHS)(date)}.`,
+    endedMessage: (date) => `Este anuncio ha finalizado el ${dayMonthYear(ES_MONTHS)(date)}.`,
+    notFound: { title: 'Página de error | eBay', text: 'Hemos buscado por todas partes. El artículo que buscas ya no está disponible.' },
+    countries: ['China', 'Alemania', 'Reino Unido', 'Francia', 'Italia'],
+  },
+  'market.ca': {
+    ...english,
+    lang: 'en-CA',
+    country: 'Canada',
+    money: dollars('C $'),
+    count: (value) => grouped(value, 0, ',', '.'),
+    soldCaption: (date) => `Sold  ${usDate(date)}`,
+    endedCaption: (date) => `Ended  ${usDate(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'for sale | eBay',
+    shipping: (cost) => `+${cost} shipping`,
+    freeShipping: 'Free shipping',
+    located: (country) => `Located in ${country}`,
+    buyItNow: 'Buy It Now',
+    conditions: { new: 'Brand New', used: 'Pre-Owned' },
+    soldMessage: (date) => `This listing sold on ${usDate(date)}.`,
+    endedMessage: (date) => `This listing ended on ${usDate(date)}.`,
+    countries: ['United States', 'China', 'Japan', 'United Kingdom'],
+  },
+  'market.com.au': {
+    ...english,
+    lang: 'en-AU',
+    country: 'Australia',
+    money: dollars('AU $'),
+    count: (value) => grouped(value, 0, ',', '.'),
+    soldCaption: (date) => `Sold  ${ukDate(date)}`,
+    endedCaption: (date) => `Ended  ${ukDate(date)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
+    titleSuffix: 'for sale | eBay',
+    shipping: (cost) => `+${cost} postage`,
+    freeShipping: 'Free postage',
+    located: (country) => `from ${country}`,
+    buyItNow: 'Buy It Now',
+    conditions: { new: 'Brand new', used: 'Pre-owned' },
+    soldMessage: (date) => `This listing sold on ${ukDate(date)}.`,
+    endedMessage: (date) => `This listing ended on ${ukDate(date)}.`,
+    countries: ['China', 'United States', 'New Zealand', 'Japan'],
+  },
+};

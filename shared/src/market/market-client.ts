@@ -1,0 +1,72 @@
+import type { ListingQuery } from '../contract/listing.js';
+import type { MarketSite } from '../contract/market-sites.js';
+import { AppError } from '../errors/app-error.js';
+import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
+import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
+import type { MarketConfig } from './market-config.js';
+import { isItemNotFoundPage, parseItemPage, type ParsedItemPage } from './parse/item-page.js';
+import { loadHtml } from './parse/load-html.js';
+import { isSearchResultsPage, parseSearchDocument, type ParsedSearchPage } from './parse/search-page.js';
+import { buildItemUrl, buildSearchUrl } from './search-url.js';
+import { SITE_PROFILES } from './sites.js';
+
+export interface Fetched<T> {
+  result: T;
+  url: string;
+  fetchedAt: Date;
+  upstreamMs: number;
+}
+
+/** Reads a search answer (live or saved) into a parsed page, or the contract error it amounts to. */
+export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite): ParsedSearchPage {
+  const refusal = classifyAnswer(answer, 'search');
+  if (refusal) throw refusal;
+  const $ = loadHtml(answer.body);
+  if (!isSearchResultsPage($)) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
+  return parseSearchDocument($, site);
+}
+
+/** Reads an item answer (live or saved) into item details, or the contract error it amounts to. */
+export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, itemId: string | null): ParsedItemPage {
+  const refusal = classifyAnswer(answer, 'item');
+  if (refusal) throw refusal;
+  const $ = loadHtml(answer.body);
+  if (isItemNotFoundPage($)) throw new AppError('item_not_found', 'The marketplace has no listing with that id');
+  const item = parseItemPage($, site, itemId);
+  if (!item) throw new AppError('upstream_error', 'The marketplace answered with a page that is not an item page');
+  return item;
+}
+
+/**
+ * The marketplace, as the services see it: one upstream call per search, category or item request,
+ * classified, then parsed. Failures are the contract's upstream errors.
+ */
+export class MarketClient {
+  private readonly fetcher: PageFetcher;
+
+  constructor(private readonly config: MarketConfig) {
+    this.fetcher = new PageFetcher(config);
+  }
+
+  private async get(url: string, site: MarketSite): Promise<FetchedPage & { fetchedAt: Date }> {
+    const fetchedAt = new Date();
+    const page = await this.fetcher.fetch(url, SITE_PROFILES[site].acceptLanguage);
+    return { ...page, fetchedAt };
+  }
+
+  async search(query: ListingQuery): Promise<Fetched<ParsedSearchPage>> {
+    const url = buildSearchUrl(this.config.origins[query.marketSite], query);
+    const answer = await this.get(url, query.marketSite);
+    return { result: interpretSearchAnswer(answer, query.marketSite), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+  }
+
+  async item(itemId: string, site: MarketSite): Promise<Fetched<ParsedItemPage>> {
+    const url = buildItemUrl(this.config.origins[site], itemId);
+    const answer = await this.get(url, site);
+    return { result: interpretItemAnswer(answer, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+  }
+
+  close(): Promise<void> {
+    return this.fetcher.close();
+  }
+}

@@ -1,0 +1,162 @@
+import type { BuyingFormat, ListingItem, Seller } from '../../contract/listing.js';
+import type { MarketSite } from '../../contract/market-sites.js';
+import type { Money } from '../../contract/money.js';
+import { ITEM_ID_PATTERN } from '../../contract/listing.js';
+import { parseCompactCount, parsePrice } from './money.js';
+import type { RawRow } from './raw-row.js';
+import { parseSoldCaption } from './sold-date.js';
+import { cleanText, foldText, includesAny, startsWithAny } from './text.js';
+import {
+  BEST_OFFER_ACCEPTED_TEXTS,
+  BID_COUNT_PATTERN,
+  BUY_IT_NOW_TEXTS,
+  FREE_WORDS,
+  LOCATION_PREFIXES,
+  NEW_LISTING_BADGES,
+  OPENS_IN_NEW_WINDOW,
+  OR_BEST_OFFER_TEXTS,
+  POSITIVE_PERCENT_PATTERN,
+  SHIPPING_UNKNOWN_TEXTS,
+  SHIPPING_WORDS,
+} from './vocabulary.js';
+
+export interface RowContext {
+  site: MarketSite;
+  looseMatch: boolean;
+}
+
+/** The listing id of a row: its own attribute, else the `/itm/…/{id}` of its link. */
+export function itemIdOf(row: RawRow): string | null {
+  if (row.listingId && ITEM_ID_PATTERN.test(row.listingId)) return row.listingId;
+  const fromUrl = row.href ? /\/itm\/(?:[^/?#]+\/)?(\d{9,15})(?:[/?#]|$)/.exec(row.href)?.[1] : undefined;
+  return fromUrl ?? null;
+}
+
+/** The listing's own address: `/itm/{id}` where the link points, tracking and title slug removed. */
+export function canonicalItemUrl(href: string | null, itemId: string): string {
+  try {
+    const url = new URL(href ?? '');
+    // Keep a path prefix in front of /itm/ (a site mounted under a path, as on the simulator).
+    const base = url.pathname.slice(0, Math.max(0, url.pathname.indexOf('/itm/')));
+    return `${url.origin}${base}/itm/${itemId}`;
+  } catch {
+    return `/itm/${itemId}`;
+  }
+}
+
+function cleanTitle(title: string): string {
+  let cleaned = cleanText(title);
+  const badge = startsWithAny(cleaned, NEW_LISTING_BADGES);
+  if (badge) cleaned = cleaned.slice(badge.length).trim();
+  for (const phrase of OPENS_IN_NEW_WINDOW) {
+    if (cleaned.toLowerCase().endsWith(phrase)) cleaned = cleaned.slice(0, -phrase.length).trim();
+  }
+  return cleaned;
+}
+
+/** "30 Day Warranty / Pre-Owned" → the last subtitle is the condition; "Neu | Gewerblich" → "Neu". */
+function conditionOf(subtitles: string[]): string | null {
+  const last = subtitles.at(-1);
+  if (!last) return null;
+  const condition = last.split(/\s+[|·]\s+/)[0]?.trim();
+  return condition || null;
+}
+
+/** Rows about when, not how much ("delivery by Sat, Nov. 22", "Lieferung bis …") are not the cost. */
+const DELIVERY_ESTIMATE = /\b(by|bis|entre|entro|antes|estimated)\b|\d{1,2}\s*(?:[-–]|to|bis|et)\s*\d{1,2}\s*(?:days|tage|jours|giorni|días)/i;
+
+function shippingOf(rows: string[], site: MarketSite, priceCurrency: string | undefined): { shipping: Money | null; shippingText: string | null } {
+  const candidates = rows.filter((text) => includesAny(text, SHIPPING_WORDS));
+  for (const text of candidates) {
+    if (includesAny(text, SHIPPING_UNKNOWN_TEXTS)) return { shipping: null, shippingText: text };
+    const parsed = parsePrice(text, site);
+    if (parsed) return { shipping: parsed.money, shippingText: text };
+    if (includesAny(text, FREE_WORDS)) {
+      return { shipping: priceCurrency ? { value: 0, currency: priceCurrency } : null, shippingText: text };
+    }
+  }
+  const other = candidates.find((text) => !DELIVERY_ESTIMATE.test(text));
+  return { shipping: null, shippingText: other ?? null };
+}
+
+function buyingFormatOf(rows: string[]): { buyingFormat: BuyingFormat | null; bidCount: number | null } {
+  for (const row of rows) {
+    const bids = BID_COUNT_PATTERN.exec(row);
+    if (bids) return { buyingFormat: 'auction', bidCount: parseCompactCount(bids[1]!) };
+  }
+  const fixedPrice = rows.some((row) => {
+    const folded = foldText(row);
+    return [...BUY_IT_NOW_TEXTS, ...OR_BEST_OFFER_TEXTS, ...BEST_OFFER_ACCEPTED_TEXTS].some((text) => folded === text || folded.startsWith(text));
+  });
+  return { buyingFormat: fixedPrice ? 'buyItNow' : null, bidCount: null };
+}
+
+function locationOf(rows: string[]): string | null {
+  for (const row of rows) {
+    const prefix = startsWithAny(row, LOCATION_PREFIXES);
+    if (prefix && !includesAny(row, SHIPPING_WORDS)) return row.slice(prefix.length).trim() || null;
+  }
+  return null;
+}
+
+function sellerOf(row: RawRow): Seller | null {
+  if (!row.sellerName && !row.sellerFeedback) return null;
+  const feedback = row.sellerFeedback ?? '';
+  const percent = POSITIVE_PERCENT_PATTERN.exec(feedback)?.[1];
+  const score = /\(([\d.,\s]+[KkMm]?)\)/.exec(feedback)?.[1];
+  return {
+    username: row.sellerName,
+    feedbackScore: score ? parseCompactCount(score) : null,
+    positivePercent: percent ? Number(percent.replace(',', '.')) : null,
+  };
+}
+
+export type NormalizedRow = { ok: true; item: ListingItem } | { ok: false; reason: string };
+
+/** Turns a raw row into a contract listing item, or says why it cannot be one. */
+export function normalizeRow(row: RawRow, context: RowContext): NormalizedRow {
+  const itemId = itemIdOf(row);
+  if (!itemId) return { ok: false, reason: 'no item id' };
+  const title = cleanTitle(row.title);
+  if (!title) return { ok: false, reason: 'no title' };
+
+  const caption = row.caption ? parseSoldCaption(row.caption) : null;
+  const sold = caption?.sold ?? false;
+
+  const priceSpans = row.priceParts.filter((part) => part.text);
+  const priceText = priceSpans.length ? cleanText(priceSpans.map((part) => part.text).join(' ')) : null;
+  const parsedPrice = priceText ? parsePrice(priceText, context.site) : null;
+  const firstPriceClasses = priceSpans[0]?.classes ?? '';
+  const bestOfferAccepted =
+    /\bstrikethrough\b/i.test(firstPriceClasses) || row.rows.some((text) => includesAny(text, BEST_OFFER_ACCEPTED_TEXTS));
+  // Italic prices are converted from the seller's currency: a display, not what was paid.
+  const converted = /\bitalic\b/i.test(firstPriceClasses);
+  const { buyingFormat, bidCount } = buyingFormatOf(row.rows);
+  const { shipping, shippingText } = shippingOf(row.rows, context.site, parsedPrice?.money.currency);
+
+  return {
+    ok: true,
+    item: {
+      itemId,
+      title,
+      url: canonicalItemUrl(row.href, itemId),
+      imageUrl: row.imageUrl,
+      condition: conditionOf(row.subtitles),
+      sold,
+      soldDate: sold ? (caption?.date ?? null) : null,
+      soldDateText: sold ? (caption?.text ?? null) : null,
+      soldDateVerified: false,
+      price: parsedPrice?.money ?? null,
+      priceText,
+      priceIsDisplayedOnly: !sold || !parsedPrice || parsedPrice.isRange || bestOfferAccepted || converted,
+      bestOfferAccepted,
+      buyingFormat,
+      bidCount,
+      shipping,
+      shippingText,
+      seller: sellerOf(row),
+      location: locationOf(row.rows),
+      looseMatch: context.looseMatch,
+    },
+  };
+}
