@@ -16,6 +16,7 @@ const startEnvSchema = z
     ACCOUNTS_PORT: envPort(4003),
     ACCOUNTS_INTERNAL_PORT: envPort(4103),
     JOBS_INTERNAL_PORT: envPort(4102),
+    MARKET_SIM_PORT: envPort(4010),
   })
   .transform((env) => ({
     ...env,

@@ -3,7 +3,7 @@ import { launchStack, type Stack } from './stack/launch-stack.js';
 import { loadStartConfig } from './start-config.js';
 
 /**
- * `npm start`: migrates, then runs accounts, api, jobs and Caddy in the foreground until Ctrl-C
+ * `npm start`: migrates, then runs the marketplace simulator, accounts, api, jobs and Caddy in the foreground until Ctrl-C
  * (or SIGTERM), which stops them all. If one of them dies, the others are stopped too.
  */
 async function main(): Promise<void> {
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       accounts: config.ACCOUNTS_PORT,
       accountsInternal: config.ACCOUNTS_INTERNAL_PORT,
       jobsInternal: config.JOBS_INTERNAL_PORT,
+      marketSim: config.MARKET_SIM_PORT,
     },
     caddyBin: config.CADDY_BIN,
   });

@@ -6,10 +6,11 @@ import { ManagedProcess } from './managed-process.js';
 
 export const ROOT_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-export type ServiceName = 'accounts' | 'api' | 'jobs';
+export type ServiceName = 'market-sim' | 'accounts' | 'api' | 'jobs';
 
 export interface StackPorts {
   public: number;
+  marketSim: number;
   api: number;
   apiInternal: number;
   accounts: number;
@@ -43,6 +44,7 @@ async function resolvePorts(ports: Partial<StackPorts> = {}): Promise<StackPorts
   const pick = async (port: number | undefined) => (port ? port : freePort());
   return {
     public: await pick(ports.public),
+    marketSim: await pick(ports.marketSim),
     api: await pick(ports.api),
     apiInternal: await pick(ports.apiInternal),
     accounts: await pick(ports.accounts),
@@ -64,7 +66,7 @@ function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: s
 }
 
 /**
- * Starts accounts, api, jobs and Caddy in front of them (migrations are the caller's step), each
+ * Starts the marketplace simulator, accounts, api, jobs and Caddy in front of them (migrations are the caller's step), each
  * checked ready before the next; stop() ends them in reverse order. Used by `npm start` and tests.
  */
 export async function launchStack(options: StackOptions): Promise<Stack> {
@@ -75,9 +77,16 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     ...options.env,
     ACCOUNTS_URL: local(ports.accountsInternal),
+    MARKET_SIM_URL: local(ports.marketSim),
   };
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
 
+  const marketSim = nodeService(
+    'market-sim',
+    envFor('market-sim', { MARKET_SIM_PORT: String(ports.marketSim) }),
+    `${local(ports.marketSim)}/readyz`,
+    output,
+  );
   const accounts = nodeService(
     'accounts',
     envFor('accounts', { ACCOUNTS_PORT: String(ports.accounts), ACCOUNTS_INTERNAL_PORT: String(ports.accountsInternal) }),
@@ -116,7 +125,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     for (const process of [...extras, ...started].reverse()) await process.stop();
   };
   try {
-    for (const process of [accounts, api, jobs, caddy]) {
+    for (const process of [marketSim, accounts, api, jobs, caddy]) {
       await process.start();
       started.push(process);
     }
@@ -129,7 +138,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     ports,
     baseUrl: local(ports.public),
     env: base,
-    processes: { accounts, api, jobs, caddy },
+    processes: { 'market-sim': marketSim, accounts, api, jobs, caddy },
     async startExtraApi(env = {}) {
       const apiPort = await freePort();
       const internalPort = await freePort();

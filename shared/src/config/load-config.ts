@@ -27,7 +27,9 @@ export function loadConfig<S extends z.ZodType>(
   schema: S,
   env: Readonly<Record<string, string | undefined>>,
 ): Readonly<z.output<S>> {
-  const result = schema.safeParse(env);
+  // `VAR=` in an env file means "not set", not "set to nothing".
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = schema.safeParse(given);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = issue.path.map(String).join('.') || '(environment)';

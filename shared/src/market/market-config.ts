@@ -34,7 +34,7 @@ export const marketEnvFields = {
   MARKET_COOKIE: z.string().min(1).optional(),
 };
 
-type MarketEnv = { [K in keyof typeof marketEnvFields]: z.output<(typeof marketEnvFields)[K]> };
+type MarketEnv = z.output<z.ZodObject<typeof marketEnvFields>>;
 
 export interface MarketConfig {
   origins: SiteOrigins;

@@ -34,9 +34,13 @@ export function extractCardRow($: CheerioAPI, card: Cheerio<Element>): RawRow {
     .filter((_, row) => /%/.test($(row).text()))
     .first();
   const sellerSpans = sellerRow.find('span.su-styled-text').map((_, span) => textOf($, $(span))).get();
+  // Usually name and feedback are two spans; some cards put both in one ("name 99.9% positive (30.4K)").
+  const joined = /^(.+?)\s+(\d{1,3}(?:[.,]\d+)?\s*%.*)$/.exec(sellerSpans[0] ?? '');
+  if (joined && !sellerSpans.slice(1).some((text) => /%/.test(text))) sellerSpans.splice(0, 1, joined[1]!, joined[2]!);
   return {
     listingId: card.attr('data-listingid') ?? null,
-    href: card.find('a.s-card__link[href]').first().attr('href') ?? null,
+    // Card variants name the link differently (s-card__link, su-link, image-treatment); its target is the same.
+    href: card.find('a[href*="/itm/"]').first().attr('href') ?? null,
     title: textOf($, titleElement),
     imageUrl: imageOf(card.find('img.s-card__image').first()),
     caption: card.find('.s-card__caption').length ? card.find('.s-card__caption').first().text().trim() : null,
@@ -64,9 +68,16 @@ export function extractItemRow($: CheerioAPI, item: Cheerio<Element>): RawRow {
     .map((_, detail) => textOf($, $(detail)))
     .get()
     .filter(Boolean);
-  // "username (1,234) 99.5%", in one span.
+  // "username (1,234) 99.5%" in one span; some pages instead show "username" "100% positive (9.6K)".
   const sellerText = textOf($, item.find('.s-item__seller-info-text').first());
   const sellerMatch = /^(.*?)\s*\(([\d.,\s]+[KkMm]?)\)\s*(.*%.*)?$/.exec(sellerText);
+  const sellerSpans = item
+    .find('.s-item__etrs-text')
+    .filter((_, node) => /%/.test($(node).text()))
+    .first()
+    .children('span')
+    .map((_, span) => textOf($, $(span)))
+    .get();
   return {
     listingId: null,
     href: item.find('a.s-item__link[href]').first().attr('href') ?? null,
@@ -76,7 +87,7 @@ export function extractItemRow($: CheerioAPI, item: Cheerio<Element>): RawRow {
     subtitles: item.find('.s-item__subtitle').map((_, subtitle) => textOf($, $(subtitle))).get(),
     priceParts,
     rows,
-    sellerName: sellerMatch?.[1] || null,
-    sellerFeedback: sellerMatch ? `${sellerMatch[3] ?? ''} (${sellerMatch[2]})` : null,
+    sellerName: sellerMatch?.[1] || sellerSpans[0] || null,
+    sellerFeedback: sellerMatch ? `${sellerMatch[3] ?? ''} (${sellerMatch[2]})` : (sellerSpans.slice(1).find((text) => /%/.test(text)) ?? null),
   };
 }

@@ -116,7 +116,7 @@ function shippingOf($: CheerioAPI, site: MarketSite, priceCurrency: string | und
     .filter(Boolean);
   const text = spans[0] ?? null;
   if (!text) return { shipping: null, shippingText: null };
-  const parsed = parsePrice(text, site);
+  const parsed = parsePrice(text, site, { single: true });
   if (parsed) return { shipping: parsed.money, shippingText: text };
   if (includesAny(text, FREE_WORDS)) return { shipping: priceCurrency ? { value: 0, currency: priceCurrency } : null, shippingText: text };
   return { shipping: null, shippingText: text };

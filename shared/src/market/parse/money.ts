@@ -83,13 +83,17 @@ export interface ParsedPrice {
   isRange: boolean;
 }
 
-/** Every amount in `text`, with the currency its markers (or the site) give; null when either is missing. */
-export function parsePrice(text: string, site: MarketSite): ParsedPrice | null {
+/**
+ * The amount(s) in `text` with the currency its markers (or the site) give; null when either is
+ * missing. With `single`, only the first amount counts (a shipping row goes on with a delivery date).
+ */
+export function parsePrice(text: string, site: MarketSite, { single = false }: { single?: boolean } = {}): ParsedPrice | null {
   const cleaned = cleanText(text);
   const currency = currencyIn(cleaned, site);
   if (!currency) return null;
   const minor = minorUnitsOf(currency);
   const amounts = (cleaned.match(AMOUNT) ?? [])
+    .slice(0, single ? 1 : undefined)
     .map((raw) => parseAmount(raw, minor))
     .filter((value): value is number => value !== null);
   if (amounts.length === 0) return null;

@@ -69,7 +69,7 @@ function shippingOf(rows: string[], site: MarketSite, priceCurrency: string | un
   const candidates = rows.filter((text) => includesAny(text, SHIPPING_WORDS));
   for (const text of candidates) {
     if (includesAny(text, SHIPPING_UNKNOWN_TEXTS)) return { shipping: null, shippingText: text };
-    const parsed = parsePrice(text, site);
+    const parsed = parsePrice(text, site, { single: true });
     if (parsed) return { shipping: parsed.money, shippingText: text };
     if (includesAny(text, FREE_WORDS)) {
       return { shipping: priceCurrency ? { value: 0, currency: priceCurrency } : null, shippingText: text };

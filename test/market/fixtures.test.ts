@@ -1,0 +1,70 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { itemDetailsSchema, listingItemSchema, type ListingItem } from '@comps/shared/contract/listing';
+import type { MarketSite } from '@comps/shared/contract/market-sites';
+import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
+import { EXPECTED_DIR, expectedFiles, readFixture } from '../helpers/fixtures.js';
+
+interface ExpectedSearch {
+  file: string;
+  site: MarketSite;
+  kind: 'search';
+  error?: string;
+  counts: { rows: number; exact: number; loose: number; sold: number; bestOfferAccepted: number; rowsDropped: number };
+  totalResults: number | null;
+  hasNextPage: boolean;
+  items: { first: ListingItem | null; last: ListingItem | null; loose: ListingItem | null; bestOfferAccepted: ListingItem[] };
+}
+
+interface ExpectedItem {
+  file: string;
+  site: MarketSite;
+  kind: 'item';
+  item: Record<string, unknown>;
+}
+
+// Expected values were established by reading each saved page; a change that alters one fails here.
+for (const expectedFile of expectedFiles()) {
+  const expected = JSON.parse(readFileSync(path.join(EXPECTED_DIR, expectedFile), 'utf8')) as ExpectedSearch | ExpectedItem;
+  t.test(expected.file, async (t) => {
+    const answer = { status: 200, body: readFixture(expected.file), url: `https://www.${expected.site}/`, retryAfterSeconds: null };
+    if (expected.kind === 'item') {
+      const item = interpretItemAnswer(answer, expected.site, null);
+      t.strictSame(item, expected.item);
+      const full = { ...item, marketSite: expected.site, source: { marketSite: expected.site, fetchedAt: new Date().toISOString(), upstreamMs: 0 }, requestId: 'req_x' };
+      t.ok(itemDetailsSchema.safeParse(full).success, 'in the contract shape');
+      return;
+    }
+    if (expected.error) {
+      t.throws(() => interpretSearchAnswer(answer, expected.site), { code: expected.error }, `refused as ${expected.error}`);
+      return;
+    }
+    const page = interpretSearchAnswer(answer, expected.site);
+    const loose = page.items.filter((item) => item.looseMatch);
+    t.strictSame(
+      {
+        rows: page.items.length,
+        exact: page.items.length - loose.length,
+        loose: loose.length,
+        sold: page.items.filter((item) => item.sold).length,
+        bestOfferAccepted: page.items.filter((item) => item.bestOfferAccepted).length,
+        rowsDropped: page.rowsDropped,
+      },
+      expected.counts,
+      'row counts',
+    );
+    t.equal(page.totalResults, expected.totalResults, 'total results');
+    t.equal(page.hasNextPage, expected.hasNextPage, 'has next page');
+    t.strictSame(page.items[0] ?? null, expected.items.first, 'first row');
+    t.strictSame(page.items.at(-1) ?? null, expected.items.last, 'last row');
+    if (expected.items.loose) {
+      t.strictSame(page.items.find((item) => item.itemId === expected.items.loose!.itemId), expected.items.loose, 'a loose row');
+    }
+    for (const wanted of expected.items.bestOfferAccepted) {
+      t.strictSame(page.items.find((item) => item.itemId === wanted.itemId), wanted, `best offer accepted ${wanted.itemId}`);
+    }
+    t.ok(page.items.every((item) => listingItemSchema.safeParse(item).success), 'every row is a valid listing item');
+    t.equal(new Set(page.items.map((item) => item.itemId)).size, page.items.length, 'no row twice');
+  });
+}

@@ -1,0 +1,226 @@
+import t from 'tap';
+import type { MarketSite } from '@comps/shared/contract/market-sites';
+import { parseAmount, parseCompactCount, parsePrice } from '@comps/shared/market/parse/money';
+import { normalizeRow } from '@comps/shared/market/parse/normalize-row';
+import type { RawRow } from '@comps/shared/market/parse/raw-row';
+import { parseSearchPage } from '@comps/shared/market/parse/search-page';
+import { parseLocalizedDate, parseSoldCaption } from '@comps/shared/market/parse/sold-date';
+
+t.test('prices and currencies', async (t) => {
+  const cases: Array<[string, MarketSite, number | null, string | null, boolean?]> = [
+    ['$1,234.56', 'market.com', 1234.56, 'USD'],
+    ['US $12.00', 'market.ca', 12, 'USD'],
+    ['US $12.00', 'market.co.uk', 12, 'USD'],
+    ['C $12.50', 'market.ca', 12.5, 'CAD'],
+    ['C $12.50', 'market.com', 12.5, 'CAD'],
+    ['$12.50', 'market.ca', 12.5, 'CAD'],
+    ['AU $1,234.00', 'market.com.au', 1234, 'AUD'],
+    ['$9.95', 'market.com.au', 9.95, 'AUD'],
+    ['$20.00', 'market.co.uk', null, null],
+    ['$20.00', 'market.de', null, null],
+    ['£4.49', 'market.co.uk', 4.49, 'GBP'],
+    ['£4.49', 'market.com', 4.49, 'GBP'],
+    ['EUR 1.234,56', 'market.de', 1234.56, 'EUR'],
+    ['EUR 13,00', 'market.de', 13, 'EUR'],
+    ['EUR 3,500.00', 'market.com', 3500, 'EUR'],
+    ['1.234,56 €', 'market.fr', 1234.56, 'EUR'],
+    ['12,50 EUR', 'market.it', 12.5, 'EUR'],
+    ['1\u202f234,56 EUR', 'market.fr', 1234.56, 'EUR'],
+    ['8,50 EUR', 'market.fr', 8.5, 'EUR'],
+    ['6,314 円', 'market.com', 6314, 'JPY'],
+    ['¥1,234', 'market.com', 1234, 'JPY'],
+    ['S/. 44.38', 'market.com', 44.38, 'PEN'],
+    ['EUR 1.300', 'market.de', 1300, 'EUR'],
+    ['GBP 10.00', 'market.com', 10, 'GBP'],
+    ['Tap item to see current price', 'market.com', null, null],
+    ['12,50', 'market.de', null, null],
+  ];
+  for (const [text, site, value, currency] of cases) {
+    const parsed = parsePrice(text, site);
+    t.strictSame(parsed ? [parsed.money.value, parsed.money.currency] : [null, null], [value, currency], `${text} on ${site}`);
+  }
+});
+
+t.test('ranges: the lower end, marked as a range', async (t) => {
+  t.strictSame(parsePrice('EUR 13,00 bis EUR 20,00', 'market.de'), { money: { value: 13, currency: 'EUR' }, isRange: true });
+  t.strictSame(parsePrice('$45.49 to $50.77', 'market.com'), { money: { value: 45.49, currency: 'USD' }, isRange: true });
+  t.strictSame(parsePrice('£0.99 to £1.99', 'market.co.uk'), { money: { value: 0.99, currency: 'GBP' }, isRange: true });
+  t.strictSame(parsePrice('+$9.95 delivery by Sat, Nov. 1', 'market.com', { single: true }), { money: { value: 9.95, currency: 'USD' }, isRange: false });
+});
+
+t.test('amounts: the decimal separator read from the number', async (t) => {
+  const cases: Array<[string, number, number]> = [
+    ['1,234.56', 2, 1234.56],
+    ['1.234,56', 2, 1234.56],
+    ['12,5', 2, 12.5],
+    ['1.300', 2, 1300],
+    ['1,000,000', 2, 1000000],
+    ['6,314', 0, 6314],
+    ['99.999', 2, 99999],
+    ['0.99', 2, 0.99],
+    ['10.005', 2, 10005],
+    ['12.345,678', 2, 12345.68],
+  ];
+  for (const [raw, minor, value] of cases) t.equal(parseAmount(raw, minor), value, raw);
+  t.equal(parseCompactCount('1.1K'), 1100);
+  t.equal(parseCompactCount('14.7K'), 14700);
+  t.equal(parseCompactCount('3.5M'), 3500000);
+  t.equal(parseCompactCount('1,2K'), 1200);
+  t.equal(parseCompactCount('121,855'), 121855);
+  t.equal(parseCompactCount('(354)'), 354);
+});
+
+t.test('sold captions in every language of the sites', async (t) => {
+  const cases: Array<[string, boolean, boolean, string | null]> = [
+    ['Sold  Mar 7, 2026', true, false, '2026-03-07'],
+    ['Sold  7 Mar 2026', true, false, '2026-03-07'],
+    ['Sold Sept 7, 2025', true, false, '2025-09-07'],
+    ['Verkauft  3. Okt. 2025', true, false, '2025-10-03'],
+    ['Verkauft  3. Okt 2025', true, false, '2025-10-03'],
+    ['Verkauft  14. Mär. 2026', true, false, '2026-03-14'],
+    ['Verkauft  1. Dezember 2025', true, false, '2025-12-01'],
+    ['Verkauft 03.10.2025', true, false, '2025-10-03'],
+    ['Vendu le 3 oct. 2025', true, false, '2025-10-03'],
+    ['Vendu le 3 oct 2025', true, false, '2025-10-03'],
+    ['Vendu le 21 févr. 2026', true, false, '2026-02-21'],
+    ['Vendu le 1 août 2025', true, false, '2025-08-01'],
+    ['Venduto il 3 ott 2025', true, false, '2025-10-03'],
+    ['Venduto il 3 ott. 2025', true, false, '2025-10-03'],
+    ['Venduto il 9 mag 2026', true, false, '2026-05-09'],
+    ['Vendido el 3 oct. 2025', true, false, '2025-10-03'],
+    ['Vendido el 3 oct 2025', true, false, '2025-10-03'],
+    ['Vendido el 2 ene 2026', true, false, '2026-01-02'],
+    ['Vendido el 12 de septiembre de 2025', true, false, '2025-09-12'],
+    ['販売済み  Jan 9, 2026', true, false, '2026-01-09'],
+    ['Ended  Oct 27, 2025', false, true, '2025-10-27'],
+    ['Beendet  3. Okt. 2025', false, true, '2025-10-03'],
+    ['Sold  Feb 30, 2026', true, false, null],
+    ['NUEVO PRECIO BAJO', false, false, null],
+  ];
+  for (const [caption, sold, ended, date] of cases) {
+    const parsed = parseSoldCaption(caption);
+    t.strictSame([parsed.sold, parsed.ended, parsed.date], [sold, ended, date], caption);
+    t.equal(parsed.text, caption, 'the label is kept as shown');
+  }
+});
+
+t.test('every month, with and without the dot, in English, German, French, Italian and Spanish', async (t) => {
+  const months: Record<string, string[]> = {
+    en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+    de: ['Jan.', 'Feb.', 'Mär.', 'Apr.', 'Mai', 'Jun.', 'Jul.', 'Aug.', 'Sep.', 'Okt.', 'Nov.', 'Dez.'],
+    fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
+    it: ['gen', 'feb', 'mar', 'apr', 'mag', 'giu', 'lug', 'ago', 'set', 'ott', 'nov', 'dic'],
+    es: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sept', 'oct', 'nov', 'dic'],
+  };
+  for (const [language, names] of Object.entries(months)) {
+    names.forEach((name, index) => {
+      const month = String(index + 1).padStart(2, '0');
+      t.equal(parseLocalizedDate(`15 ${name} 2025`), `2025-${month}-15`, `${language} ${name}`);
+      t.equal(parseLocalizedDate(`15 ${name.replace(/\.$/, '')} 2025`), `2025-${month}-15`, `${language} ${name} without the dot`);
+      t.equal(parseLocalizedDate(`15. ${name} 2025`), `2025-${month}-15`, `${language} 15. ${name}`);
+    });
+  }
+  t.equal(parseLocalizedDate('Mar 7, 2026'), '2026-03-07');
+  t.equal(parseLocalizedDate('2026/03/07'), '2026-03-07');
+});
+
+function row(overrides: Partial<RawRow>): RawRow {
+  return {
+    listingId: '123456789012',
+    href: 'https://www.market.test/itm/123456789012?hash=abc&itmmeta=x',
+    title: 'A thing',
+    imageUrl: null,
+    caption: 'Sold  Mar 7, 2026',
+    subtitles: ['Pre-Owned'],
+    priceParts: [{ text: '$10.00', classes: 'su-styled-text positive bold large-1 s-card__price' }],
+    rows: [],
+    sellerName: null,
+    sellerFeedback: null,
+    ...overrides,
+  };
+}
+
+function normalized(overrides: Partial<RawRow>, site: MarketSite = 'market.com') {
+  const result = normalizeRow(row(overrides), { site, looseMatch: false });
+  if (!result.ok) throw new Error(result.reason);
+  return result.item;
+}
+
+t.test('shipping in the sites\' words', async (t) => {
+  const priceOn: Partial<Record<MarketSite, string>> = { 'market.co.uk': '£10.00', 'market.de': 'EUR 10,00', 'market.fr': '10,00 EUR', 'market.it': '10,00 EUR', 'market.es': '10,00 EUR' };
+  const cases: Array<[MarketSite, string, number | null, string | null]> = [
+    ['market.com', 'Free delivery', 0, 'USD'],
+    ['market.com', '+$5.99 delivery', 5.99, 'USD'],
+    ['market.com', '+$33.96 shipping estimate', 33.96, 'USD'],
+    ['market.co.uk', '+ £5.49 postage', 5.49, 'GBP'],
+    ['market.co.uk', 'Free international postage', 0, 'GBP'],
+    ['market.de', '+EUR 6,19 Lieferung', 6.19, 'EUR'],
+    ['market.de', '+ ca. EUR 5,00 Versand', 5, 'EUR'],
+    ['market.de', 'Kostenloser Versand', 0, 'EUR'],
+    ['market.fr', '+2,70 EUR livraison', 2.7, 'EUR'],
+    ['market.fr', 'Livraison gratuite', 0, 'EUR'],
+    ['market.it', '+5,00 EUR spedizione', 5, 'EUR'],
+    ['market.it', 'Spedizione gratuita', 0, 'EUR'],
+    ['market.es', '+4,00 EUR envío', 4, 'EUR'],
+    ['market.es', 'Envío gratis', 0, 'EUR'],
+    ['market.com', '＋送料3,391 円', 3391, 'JPY'],
+    ['market.com', 'Envío no especificado', null, null],
+    ['market.co.uk', 'Postage not specified', null, null],
+  ];
+  for (const [site, text, value, currency] of cases) {
+    // Free shipping is zero in the price's currency.
+    const price = priceOn[site] ?? '$10.00';
+    const item = normalized({ rows: ['Buy It Now', text], priceParts: [{ text: price, classes: 'su-styled-text positive bold large-1 s-card__price' }] }, site);
+    t.strictSame(item.shipping ? [item.shipping.value, item.shipping.currency] : [null, null], [value, currency], `${site}: ${text}`);
+    t.equal(item.shippingText, text);
+  }
+});
+
+t.test('formats, bids and best offers', async (t) => {
+  t.strictSame([normalized({ rows: ['7 bids'] }).buyingFormat, normalized({ rows: ['7 bids'] }).bidCount], ['auction', 7]);
+  t.strictSame([normalized({ rows: ['1 Gebot'] }).bidCount, normalized({ rows: ['3 enchères'] }).bidCount, normalized({ rows: ['5 offerte'] }).bidCount], [1, 3, 5]);
+  t.strictSame([normalized({ rows: ['2 pujas'] }).bidCount, normalized({ rows: ['8 ofertas de subasta'] }).bidCount, normalized({ rows: ['7件の入札'] }).bidCount], [2, 8, 7]);
+  t.equal(normalized({ rows: ['Sofort-Kaufen'] }).buyingFormat, 'buyItNow');
+  t.equal(normalized({ rows: ['or Best Offer'] }).buyingFormat, 'buyItNow');
+  t.equal(normalized({ rows: [] }).buyingFormat, null);
+  const accepted = normalized({ priceParts: [{ text: '$109.00', classes: 'su-styled-text positive strikethrough large-1 s-card__price' }], rows: ['Best offer accepted'] });
+  t.strictSame([accepted.bestOfferAccepted, accepted.priceIsDisplayedOnly, accepted.price?.value], [true, true, 109]);
+  const wasPrice = normalized({ priceParts: [{ text: '$79.99', classes: 'su-styled-text positive bold large-1 s-card__price' }] });
+  t.strictSame([wasPrice.bestOfferAccepted, wasPrice.priceIsDisplayedOnly], [false, false], 'a sold fixed price is what the buyer paid');
+  const converted = normalized({ priceParts: [{ text: '$53.59', classes: 'su-styled-text positive italic large-1 s-card__price' }] });
+  t.equal(converted.priceIsDisplayedOnly, true, 'a converted price is a display');
+  const active = normalized({ caption: null });
+  t.strictSame([active.sold, active.soldDate, active.soldDateText, active.priceIsDisplayedOnly], [false, null, null, true]);
+});
+
+t.test('titles, urls, conditions, locations and sellers', async (t) => {
+  const item = normalized({
+    title: 'New Listing  Pink Floyd  Animals Opens in a new window or tab',
+    href: 'https://www.market.test/itm/Pink-Floyd-Animals/123456789012?hash=item1&itmmeta=01X&_trksid=p1',
+    subtitles: ['30 Day Warranty', 'Neu | Gewerblich'],
+    rows: ['aus Großbritannien'],
+    sellerName: 'r00sters',
+    sellerFeedback: '99.8% positive (1.1K)',
+  });
+  t.equal(item.title, 'Pink Floyd Animals');
+  t.equal(item.url, 'https://www.market.test/itm/123456789012');
+  t.equal(item.condition, 'Neu');
+  t.equal(item.location, 'Großbritannien');
+  t.strictSame(item.seller, { username: 'r00sters', feedbackScore: 1100, positivePercent: 99.8 });
+  t.equal(normalized({ href: 'http://127.0.0.1:4010/market.de/itm/123456789012?x=1' }).url, 'http://127.0.0.1:4010/market.de/itm/123456789012', 'a site mounted under a path keeps it');
+  const locations: Array<[string, string]> = [['Located in United States', 'United States'], ['from Germany', 'Germany'], ['From United Kingdom', 'United Kingdom'], ['de Canadá', 'Canadá'], ['da Italia', 'Italia'], ['発送元 英国', '英国']];
+  for (const [text, location] of locations) t.equal(normalized({ rows: [text] }).location, location, text);
+  t.notOk(normalizeRow(row({ listingId: '2500219655424533', href: 'https://www.market.test/itm/123456' }), { site: 'market.com', looseMatch: false }).ok, 'the "Shop on eBay" placeholder is not an item');
+});
+
+t.test('the loose-match divider is only the "fewer words" notice', async (t) => {
+  const card = (id: string) => `<li class="s-card" data-listingid="${id}"><a class="s-card__link" href="https://x/itm/${id}"><div class="s-card__title"><span>T ${id}</span></div></a><div class="s-card__caption"><span>Sold  Mar 7, 2026</span></div><div class="su-card-container__attributes__primary"><div class="s-card__attribute-row"><span class="s-card__price">$1.00</span></div></div></li>`;
+  const page = (notice: string) =>
+    `<ul class="srp-results">${card('111111111111')}<li class="srp-river-answer srp-river-answer--REWRITE_START"><span class="BOLD">${notice}</span></li>${card('222222222222')}</ul>`;
+  for (const notice of ['Results matching fewer words', 'Ergebnisse für weniger Suchbegriffe', 'Résultats correspondant à moins de mots', 'Risultati corrispondenti a meno parole', 'Resultados que coinciden con menos palabras']) {
+    t.strictSame(parseSearchPage(page(notice), 'market.com').items.map((item) => item.looseMatch), [false, true], notice);
+  }
+  for (const notice of ['685 items found from eBay international sellers', 'Simplificamos tus resultados de búsqueda']) {
+    t.strictSame(parseSearchPage(page(notice), 'market.com').items.map((item) => item.looseMatch), [false, false], `not a divider: ${notice}`);
+  }
+});

@@ -1,0 +1,160 @@
+import t from 'tap';
+import type { ListingQuery } from '@comps/shared/contract/listing';
+import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites';
+import { MarketClient } from '@comps/shared/market/market-client';
+import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
+import { z } from 'zod';
+import { startSimulator } from '../helpers/simulator.js';
+
+const simUrl = await startSimulator(t);
+const client = new MarketClient(marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: simUrl, MARKET_TIMEOUT_MS: '3000' })));
+t.teardown(() => client.close());
+
+const query: ListingQuery = {
+  keyword: 'sony headphones',
+  marketSite: 'market.com',
+  categoryId: '0',
+  page: 1,
+  count: 60,
+  sold: true,
+  itemCondition: 'any',
+  sortOrder: 'endedRecently',
+  minPrice: null,
+  maxPrice: null,
+  buyingFormat: 'all',
+  exactMatch: false,
+};
+
+const search = async (overrides: Partial<ListingQuery>) => (await client.search({ ...query, ...overrides })).result;
+
+t.test('every site: its language and currency, parsed by the same client as the real pages', async (t) => {
+  for (const site of MARKET_SITES) {
+    const page = await search({ marketSite: site });
+    t.ok(page.items.length > 0, `${site} lists items`);
+    t.ok(page.items.every((item) => item.price?.currency === SITE_CURRENCY[site]), `${site}: prices in ${SITE_CURRENCY[site]}`);
+    t.ok(page.items.every((item) => item.sold && item.soldDate !== null), `${site}: sold labels parse to dates`);
+    t.ok(page.items.every((item) => item.condition && item.location && item.seller?.username), `${site}: condition, location, seller`);
+    t.ok(page.items.every((item) => item.url.startsWith(`${simUrl}/${site}/itm/`)), `${site}: item urls`);
+  }
+  const html = await (await fetch(`${simUrl}/market.de/sch/i.html?_nkw=lego&LH_Sold=1&LH_Complete=1`)).text();
+  t.match(html, /Verkauft {2}\d{1,2}\. [A-ZÄa-zä]+\.? \d{4}/, 'German sold labels');
+  t.match(html, /EUR \d+,\d\d/, 'prices "EUR 12,50"');
+  const fr = await (await fetch(`${simUrl}/market.fr/sch/i.html?_nkw=lego&LH_Sold=1&LH_Complete=1`)).text();
+  t.match(fr, /Vendu le \d{1,2} \S+ \d{4}/);
+  t.match(fr, /\d+,\d\d EUR/, 'prices "12,50 EUR"');
+  const it = await (await fetch(`${simUrl}/market.it/sch/i.html?_nkw=lego&LH_Sold=1&LH_Complete=1`)).text();
+  t.match(it, /Venduto il \d{1,2} \S+ \d{4}/);
+  const es = await (await fetch(`${simUrl}/market.es/sch/i.html?_nkw=lego&LH_Sold=1&LH_Complete=1`)).text();
+  t.match(es, /Vendido el \d{1,2} \S+ \d{4}/);
+});
+
+t.test('deterministic: the same URL gives the same page', async (t) => {
+  const url = `${simUrl}/market.com/sch/i.html?_nkw=vintage+camera&LH_Sold=1&LH_Complete=1&_pgn=3&_ipg=120`;
+  const [first, second] = await Promise.all([fetch(url).then((r) => r.text()), fetch(url).then((r) => r.text())]);
+  t.equal(first, second);
+});
+
+t.test('the query is honoured', async (t) => {
+  t.equal((await search({ count: 60 })).items.length, 60, '60 a page');
+  t.equal((await search({ count: 120 })).items.length, 120, '120 a page');
+  t.equal((await search({ count: 200 })).items.length, 240, '240 a page');
+  t.ok((await search({ sold: false })).items.every((item) => !item.sold), 'active listings');
+  t.ok((await search({ itemCondition: 'new' })).items.every((item) => item.condition === 'Brand New'), 'new');
+  t.ok((await search({ itemCondition: 'used' })).items.every((item) => item.condition === 'Pre-Owned'), 'used');
+  const bounded = await search({ minPrice: 20, maxPrice: 50 });
+  t.ok(bounded.items.length > 0 && bounded.items.every((item) => item.price!.value >= 20 && item.price!.value <= 50), 'price bounds');
+  t.ok((await search({ buyingFormat: 'auction' })).items.every((item) => item.buyingFormat === 'auction' && item.bidCount! >= 1), 'auctions');
+  t.ok((await search({ buyingFormat: 'buyItNow' })).items.every((item) => item.buyingFormat === 'buyItNow'), 'buy it now');
+  const total = (item: { price: { value: number } | null; shipping: { value: number } | null }) => item.price!.value + (item.shipping?.value ?? 0);
+  const lowest = (await search({ sortOrder: 'pricePlusPostageLowest' })).items.map(total);
+  t.strictSame(lowest, [...lowest].sort((a, b) => a - b), 'price + postage, lowest first');
+  const highest = (await search({ sortOrder: 'pricePlusPostageHighest' })).items.map(total);
+  t.strictSame(highest, [...highest].sort((a, b) => b - a), 'price + postage, highest first');
+  const recent = (await search({ sortOrder: 'endedRecently' })).items.map((item) => item.soldDate!);
+  t.strictSame(recent, [...recent].sort().reverse(), 'ended recently first');
+  const category = await search({ keyword: null, categoryId: '176985' });
+  t.ok(category.items.length > 0, 'category browse');
+});
+
+t.test('keywords with no results, a handful and thousands; past the last page, the last page again', async (t) => {
+  const totals = new Map<string, number>();
+  for (let i = 0; i < 40; i += 1) totals.set(`thing${i}`, (await search({ keyword: `thing${i}` })).totalResults ?? -1);
+  const values = [...totals.values()];
+  t.ok(values.some((value) => value === 0), 'some keywords find nothing');
+  t.ok(values.some((value) => value > 0 && value <= 12), 'some a handful');
+  t.ok(values.some((value) => value >= 1000), 'some thousands');
+  const handful = [...totals.entries()].find(([, value]) => value > 0 && value <= 12)!;
+  const only = await search({ keyword: handful[0] });
+  t.equal(only.items.length, handful[1], 'a handful of rows');
+  t.equal(only.hasNextPage, false);
+  const last = await search({ keyword: 'widget sim:total=130' });
+  t.strictSame([last.items.length, last.hasNextPage], [60, true]);
+  const third = await search({ keyword: 'widget sim:total=130', page: 3 });
+  const beyond = await search({ keyword: 'widget sim:total=130', page: 50 });
+  t.equal(third.items.length, 10);
+  t.equal(third.hasNextPage, false);
+  t.strictSame(beyond.items.map((item) => item.itemId), third.items.map((item) => item.itemId), 'page 50 repeats page 3');
+});
+
+t.test('loose matches below the divider', async (t) => {
+  const page = await search({ keyword: 'rare blue ceramic teapot sim:total=4' });
+  const loose = await search({ keyword: 'rare blue ceramic teapot' });
+  t.ok(loose.items.length > 0);
+  const directed = await search({ keyword: 'pens sim:total=3 sim:loose=7' });
+  t.strictSame(directed.items.map((item) => item.looseMatch), [false, false, false, ...Array(7).fill(true)]);
+  t.equal(directed.totalResults, 3, 'the heading counts exact matches only');
+  t.equal(page.items.filter((item) => item.looseMatch).length, 0, 'sim:total without sim:loose has none');
+  const multiWordFew = await search({ keyword: 'alpha beta gamma delta sim:total=2' });
+  t.equal(multiWordFew.items.length, 2);
+});
+
+t.test('rows with accepted best offers, auctions with bids, free shipping, ranges', async (t) => {
+  const sold = await search({ count: 200, keyword: 'lots of things sim:total=5000' });
+  t.ok(sold.items.some((item) => item.bestOfferAccepted && item.priceIsDisplayedOnly), 'best offer accepted');
+  t.ok(sold.items.some((item) => item.buyingFormat === 'auction' && item.bidCount! > 0), 'auctions with bids');
+  t.ok(sold.items.some((item) => item.shipping?.value === 0), 'free shipping');
+  t.ok(sold.items.some((item) => item.shipping === null), 'unknown shipping');
+  const active = await search({ count: 200, sold: false, keyword: 'lots of things sim:total=5000' });
+  t.ok(active.items.some((item) => item.priceText?.includes(' to ')), 'price ranges');
+  t.ok(active.items.some((item) => item.buyingFormat === 'auction' && item.bidCount === 0) || active.items.some((item) => item.buyingFormat === 'auction'), 'active auctions');
+});
+
+t.test('item pages for the ids it lists; other ids get the not-found page', async (t) => {
+  for (const site of ['market.com', 'market.de', 'market.fr'] as const) {
+    const row = (await search({ marketSite: site })).items[0]!;
+    const item = (await client.item(row.itemId, site)).result;
+    t.equal(item.itemId, row.itemId);
+    t.ok(row.title.endsWith(item.title), `${site}: the row names the item`);
+    t.strictSame([item.price, item.condition, item.status, item.soldDate, item.buyingFormat], [row.price, row.condition, 'sold', row.soldDate, row.buyingFormat], `${site}: the page agrees with the row`);
+    t.ok(item.images.length >= 1 && item.categoryPath.length === 2 && Object.keys(item.itemSpecifics).length >= 3);
+  }
+  await t.rejects(client.item('123456789012', 'market.com'), { code: 'item_not_found' });
+  const response = await fetch(`${simUrl}/market.com/itm/123456789012`);
+  t.equal(response.status, 404);
+});
+
+t.test('directives in the search text', async (t) => {
+  await t.rejects(search({ keyword: 'x sim:block' }), { code: 'upstream_blocked' });
+  await t.rejects(search({ keyword: 'x sim:throttle' }), { code: 'upstream_rate_limited', retryAfter: 2 });
+  await t.rejects(search({ keyword: 'x sim:error' }), { code: 'upstream_error' });
+  const started = Date.now();
+  await search({ keyword: 'x sim:slow=400' });
+  t.ok(Date.now() - started >= 400, 'sim:slow waits');
+  const empty = await search({ keyword: 'x sim:empty' });
+  t.strictSame([empty.items.length, empty.totalResults], [0, 0]);
+  t.equal((await search({ keyword: 'x sim:total=7' })).items.length, 7);
+});
+
+t.test('knobs from configuration: latency, throttling of concurrent requests, errors', async (t) => {
+  const slowSim = await startSimulator(t, { MARKET_SIM_LATENCY_MS: '300', MARKET_SIM_JITTER_MS: '50' });
+  let started = Date.now();
+  await fetch(`${slowSim}/market.com/sch/i.html?_nkw=a`);
+  t.ok(Date.now() - started >= 300, 'latency');
+  const narrowSim = await startSimulator(t, { MARKET_SIM_MAX_CONCURRENT: '1' });
+  const statuses = await Promise.all([1, 2, 3].map(() => fetch(`${narrowSim}/market.com/sch/i.html?_nkw=a+sim:slow=300`).then((r) => r.status)));
+  t.strictSame(statuses.sort(), [200, 429, 429], 'one at a time; the others throttled');
+  const failingSim = await startSimulator(t, { MARKET_SIM_ERROR_RATE: '1' });
+  t.equal((await fetch(`${failingSim}/market.com/sch/i.html?_nkw=a`)).status, 500);
+  started = Date.now();
+  t.equal((await fetch(`${failingSim}/healthz`)).status, 200, 'health is not subject to the knobs');
+});
