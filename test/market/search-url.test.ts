@@ -4,21 +4,9 @@ import { MARKET_SITES } from '@comps/shared/contract/market-sites';
 import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
 import { buildItemUrl, buildSearchUrl, SEARCH_PARAMETER_TABLE, upstreamPageSize } from '@comps/shared/market/search-url';
 import { z } from 'zod';
+import { SAMPLE_QUERY } from '../helpers/listing-query.js';
 
-const base: ListingQuery = {
-  keyword: 'pink floyd cd',
-  marketSite: 'market.com',
-  categoryId: '0',
-  page: 1,
-  count: 60,
-  sold: true,
-  itemCondition: 'any',
-  sortOrder: 'endedRecently',
-  minPrice: null,
-  maxPrice: null,
-  buyingFormat: 'all',
-  exactMatch: true,
-};
+const base: ListingQuery = { ...SAMPLE_QUERY, keyword: 'pink floyd cd' };
 
 function paramsOf(query: Partial<ListingQuery>): URLSearchParams {
   return new URL(buildSearchUrl('https://www.market.test', { ...base, ...query })).searchParams;

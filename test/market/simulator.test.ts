@@ -4,26 +4,14 @@ import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites
 import { MarketClient } from '@comps/shared/market/market-client';
 import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
 import { z } from 'zod';
+import { SAMPLE_QUERY } from '../helpers/listing-query.js';
 import { startSimulator } from '../helpers/simulator.js';
 
 const simUrl = await startSimulator(t);
 const client = new MarketClient(marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: simUrl, MARKET_TIMEOUT_MS: '3000' })));
 t.teardown(() => client.close());
 
-const query: ListingQuery = {
-  keyword: 'sony headphones',
-  marketSite: 'market.com',
-  categoryId: '0',
-  page: 1,
-  count: 60,
-  sold: true,
-  itemCondition: 'any',
-  sortOrder: 'endedRecently',
-  minPrice: null,
-  maxPrice: null,
-  buyingFormat: 'all',
-  exactMatch: false,
-};
+const query: ListingQuery = { ...SAMPLE_QUERY, keyword: 'sony headphones', exactMatch: false };
 
 const search = async (overrides: Partial<ListingQuery>) => (await client.search({ ...query, ...overrides })).result;
 

@@ -49,66 +49,64 @@ const monthDayYear = (months: string[]) => (date: Date) => `${months[date.getUTC
 const dayMonthYear = (months: string[], dot = false) => (date: Date) =>
   `${date.getUTCDate()}${dot ? '.' : ''} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 
-const english = {
-  rangeWord: 'to',
-  newListing: 'New Listing',
-  opensInNewWindow: 'Opens in a new window or tab',
-  looseDivider: 'Results matching fewer words',
-  bids: (count: number) => (count === 1 ? '1 bid' : `${count} bids`),
-  orBestOffer: 'or Best Offer',
-  bestOfferAccepted: 'Best offer accepted',
-  sellerFeedback: (percent: number, score: string) => `${percent.toFixed(1).replace(/\.0$/, '')}% positive (${score})`,
-  itemNumberLabel: 'eBay item number:',
-  shippingLabel: 'Shipping:',
-  locationLabel: 'Located in:',
-  sold: (count: number) => `${count} sold`,
-  notFound: { title: 'Error Page | eBay', text: "We looked everywhere. Looks like this page doesn't exist" },
-};
-
 const usDate = monthDayYear(EN_MONTHS);
 const ukDate = dayMonthYear(EN_MONTHS);
 const dollars = (prefix: string) => (value: number) => `${prefix}${grouped(value, 2, ',', '.')}`;
 const euros = (thousands: string) => (value: number) => `${grouped(value, 2, thousands, ',')} EUR`;
 
+interface EnglishSite {
+  lang: string;
+  country: string;
+  money: (value: number) => string;
+  /** "7 Mar 2026" (UK, Australia) or "Mar 7, 2026" (US, Canada). */
+  dayFirst: boolean;
+  shippingWord: string;
+  freeShipping: string;
+  locatedPrefix: string;
+  buyItNow: string;
+  conditions: { new: string; used: string };
+  countries: readonly string[];
+}
+
+/** The four English-language sites differ only in these details. */
+function englishLocale(site: EnglishSite): SiteLocale {
+  const date = site.dayFirst ? ukDate : usDate;
+  return {
+    lang: site.lang,
+    country: site.country,
+    money: site.money,
+    count: (value) => grouped(value, 0, ',', '.'),
+    soldCaption: (day) => `Sold  ${date(day)}`,
+    endedCaption: (day) => `Ended  ${date(day)}`,
+    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
+    rangeWord: 'to',
+    newListing: 'New Listing',
+    opensInNewWindow: 'Opens in a new window or tab',
+    titleSuffix: 'for sale | eBay',
+    looseDivider: 'Results matching fewer words',
+    shipping: (cost) => `+${cost} ${site.shippingWord}`,
+    freeShipping: site.freeShipping,
+    located: (country) => `${site.locatedPrefix} ${country}`,
+    bids: (count) => (count === 1 ? '1 bid' : `${count} bids`),
+    buyItNow: site.buyItNow,
+    orBestOffer: 'or Best Offer',
+    bestOfferAccepted: 'Best offer accepted',
+    conditions: site.conditions,
+    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '')}% positive (${score})`,
+    itemNumberLabel: 'eBay item number:',
+    shippingLabel: 'Shipping:',
+    locationLabel: 'Located in:',
+    sold: (count) => `${count} sold`,
+    soldMessage: (day) => `This listing sold on ${date(day)}.`,
+    endedMessage: (day) => `This listing ended on ${date(day)}.`,
+    notFound: { title: 'Error Page | eBay', text: "We looked everywhere. Looks like this page doesn't exist" },
+    countries: site.countries,
+  };
+}
+
 export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
-  'market.com': {
-    ...english,
-    lang: 'en-US',
-    country: 'United States',
-    money: dollars('$'),
-    count: (value) => grouped(value, 0, ',', '.'),
-    soldCaption: (date) => `Sold  ${usDate(date)}`,
-    endedCaption: (date) => `Ended  ${usDate(date)}`,
-    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
-    titleSuffix: 'for sale | eBay',
-    shipping: (cost) => `+${cost} delivery`,
-    freeShipping: 'Free delivery',
-    located: (country) => `Located in ${country}`,
-    buyItNow: 'Buy It Now',
-    conditions: { new: 'Brand New', used: 'Pre-Owned' },
-    soldMessage: (date) => `This listing sold on ${usDate(date)}.`,
-    endedMessage: (date) => `This listing ended on ${usDate(date)}.`,
-    countries: ['China', 'Japan', 'United Kingdom', 'Canada', 'Germany'],
-  },
-  'market.co.uk': {
-    ...english,
-    lang: 'en-GB',
-    country: 'United Kingdom',
-    money: (value) => `£${grouped(value, 2, ',', '.')}`,
-    count: (value) => grouped(value, 0, ',', '.'),
-    soldCaption: (date) => `Sold  ${ukDate(date)}`,
-    endedCaption: (date) => `Ended  ${ukDate(date)}`,
-    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
-    titleSuffix: 'for sale | eBay',
-    shipping: (cost) => `+${cost} postage`,
-    freeShipping: 'Free postage',
-    located: (country) => `from ${country}`,
-    buyItNow: 'Buy it now',
-    conditions: { new: 'Brand new', used: 'Pre-owned' },
-    soldMessage: (date) => `This listing sold on ${ukDate(date)}.`,
-    endedMessage: (date) => `This listing ended on ${ukDate(date)}.`,
-    countries: ['Germany', 'China', 'Japan', 'Ireland', 'United States'],
-  },
+  'market.com': englishLocale({ lang: 'en-US', country: 'United States', money: dollars('$'), dayFirst: false, shippingWord: 'delivery', freeShipping: 'Free delivery', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned' }, countries: ['China', 'Japan', 'United Kingdom', 'Canada', 'Germany'] }),
+  'market.co.uk': englishLocale({ lang: 'en-GB', country: 'United Kingdom', money: dollars('£'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy it now', conditions: { new: 'Brand new', used: 'Pre-owned' }, countries: ['Germany', 'China', 'Japan', 'Ireland', 'United States'] }),
   'market.de': {
     lang: 'de-DE',
     rangeWord: 'bis',
@@ -233,42 +231,6 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     notFound: { title: 'Página de error | eBay', text: 'Hemos buscado por todas partes. El artículo que buscas ya no está disponible.' },
     countries: ['China', 'Alemania', 'Reino Unido', 'Francia', 'Italia'],
   },
-  'market.ca': {
-    ...english,
-    lang: 'en-CA',
-    country: 'Canada',
-    money: dollars('C $'),
-    count: (value) => grouped(value, 0, ',', '.'),
-    soldCaption: (date) => `Sold  ${usDate(date)}`,
-    endedCaption: (date) => `Ended  ${usDate(date)}`,
-    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
-    titleSuffix: 'for sale | eBay',
-    shipping: (cost) => `+${cost} shipping`,
-    freeShipping: 'Free shipping',
-    located: (country) => `Located in ${country}`,
-    buyItNow: 'Buy It Now',
-    conditions: { new: 'Brand New', used: 'Pre-Owned' },
-    soldMessage: (date) => `This listing sold on ${usDate(date)}.`,
-    endedMessage: (date) => `This listing ended on ${usDate(date)}.`,
-    countries: ['United States', 'China', 'Japan', 'United Kingdom'],
-  },
-  'market.com.au': {
-    ...english,
-    lang: 'en-AU',
-    country: 'Australia',
-    money: dollars('AU $'),
-    count: (value) => grouped(value, 0, ',', '.'),
-    soldCaption: (date) => `Sold  ${ukDate(date)}`,
-    endedCaption: (date) => `Ended  ${ukDate(date)}`,
-    heading: (total, keyword) => `<span class="BOLD">${grouped(total, 0, ',', '.')}</span> results for <span class="BOLD">${keyword}</span>`,
-    titleSuffix: 'for sale | eBay',
-    shipping: (cost) => `+${cost} postage`,
-    freeShipping: 'Free postage',
-    located: (country) => `from ${country}`,
-    buyItNow: 'Buy It Now',
-    conditions: { new: 'Brand new', used: 'Pre-owned' },
-    soldMessage: (date) => `This listing sold on ${ukDate(date)}.`,
-    endedMessage: (date) => `This listing ended on ${ukDate(date)}.`,
-    countries: ['China', 'United States', 'New Zealand', 'Japan'],
-  },
+  'market.ca': englishLocale({ lang: 'en-CA', country: 'Canada', money: dollars('C $'), dayFirst: false, shippingWord: 'shipping', freeShipping: 'Free shipping', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned' }, countries: ['United States', 'China', 'Japan', 'United Kingdom'] }),
+  'market.com.au': englishLocale({ lang: 'en-AU', country: 'Australia', money: dollars('AU $'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy It Now', conditions: { new: 'Brand new', used: 'Pre-owned' }, countries: ['China', 'United States', 'New Zealand', 'Japan'] }),
 };
