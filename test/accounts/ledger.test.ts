@@ -116,3 +116,20 @@ t.test('the ledger never goes over quota under a mix of everything at once', asy
   t.equal(used, charged, 'the counter equals the charges handed out');
   t.ok(used <= 15, `used ${used} of 15`);
 });
+
+t.test('many workspaces reserving, settling and releasing at once: no deadlock reaches a caller', async (t) => {
+  const workspaces = await Promise.all(Array.from({ length: 10 }, () => createWorkspace(stack, { quota: 1000 })));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 200 }, async (_, index) => {
+      const { workspaceId } = workspaces[index % workspaces.length]!;
+      const requestId = newRequestId();
+      await accounts.quota.reserve.mutate({ workspaceId, requestId });
+      if (Math.floor(index / workspaces.length) % 2 === 0) await accounts.quota.settle.mutate({ requestId });
+      else await accounts.quota.release.mutate({ requestId });
+    }),
+  );
+  const failures = outcomes.filter((outcome) => outcome.status === 'rejected');
+  t.equal(failures.length, 0, failures.map((failure) => String((failure as PromiseRejectedResult).reason)).slice(0, 3).join('; '));
+  const used = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(workspaceId)));
+  t.strictSame(used, Array(10).fill(10), 'every workspace charged exactly its ten settled requests');
+});

@@ -42,6 +42,9 @@ export async function startTestStack(
       REDIS_KEY_PREFIX: redisKeyPrefix,
       INTERNAL_TOKEN: internalToken,
       LOG_LEVEL: 'info',
+      // Tests fire requests faster than the production default allows; capacity tests set their own.
+      UPSTREAM_CALLS_PER_SECOND: '1000',
+      UPSTREAM_MAX_IN_FLIGHT: '200',
       ...options.env,
     },
     ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),

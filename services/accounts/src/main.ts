@@ -7,13 +7,14 @@ import { loadAccountsConfig } from './config.js';
 import { purgeHistory } from './history/history-service.js';
 import { createInternalApp } from './http/internal-app.js';
 import { createPublicApp } from './http/public-app.js';
+import { createLedgerContext } from './ledger/ledger-context.js';
 import { releaseExpiredReservations } from './ledger/ledger-service.js';
 
 async function main(): Promise<void> {
   const config = loadAccountsConfig(process.env);
   const logger = createLogger('accounts', config.logLevel);
-  const db = createDb({ url: config.databaseUrl, connectionLimit: 20 });
-  const ledger = { reservationTtlMs: config.reservationTtlSeconds * 1000 };
+  const db = createDb({ url: config.databaseUrl, connectionLimit: 20, isolation: 'read committed' });
+  const ledger = createLedgerContext(db, config.reservationTtlSeconds * 1000);
 
   const internal = await listen(
     createInternalApp({ db, ledger, logger, internalToken: config.internalToken }).callback(),
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     'release-expired-reservations',
     config.sweepIntervalMs,
     async () => {
-      const released = await releaseExpiredReservations(db, ledger);
+      const released = await releaseExpiredReservations(ledger);
       if (released > 0) logger.info({ released }, 'released expired quota reservations');
     },
     logger,

@@ -10,6 +10,7 @@ import {
 } from '@comps/shared/config/env-fields';
 import { gateStateSchema } from '@comps/shared/contract/capabilities';
 import { MARKET_SITES, marketSiteSchema, type MarketSite } from '@comps/shared/contract/market-sites';
+import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
 
 const enabledSitesSchema = z
   .string()
@@ -43,6 +44,16 @@ const apiEnvSchema = z
     DATA_GATE_ACTIVE: gateStateSchema.default('open'),
     DATA_GATE_ITEM: gateStateSchema.default('open'),
     ENABLED_SITES: enabledSitesSchema,
+    UPSTREAM_CALLS_PER_SECOND: envPositiveInt(20),
+    UPSTREAM_MAX_IN_FLIGHT: envPositiveInt(20),
+    // Leases outlive the longest request; a process that dies frees its permits after this.
+    LEASE_MS: envPositiveInt(60_000),
+    SETTLEMENT_CLAIM_IDLE_MS: envPositiveInt(30_000),
+    ...marketEnvFields,
+  })
+  .refine((env) => env.LEASE_MS >= env.MARKET_TIMEOUT_MS + 5000, {
+    error: 'must exceed MARKET_TIMEOUT_MS by at least 5000, or a slow request would outlive its lease',
+    path: ['LEASE_MS'],
   })
   .transform((env) => ({
     port: env.API_PORT,
@@ -58,6 +69,10 @@ const apiEnvSchema = z
     historyFlushIntervalMs: env.HISTORY_FLUSH_INTERVAL_MS,
     dataGate: { sold: env.DATA_GATE_SOLD, active: env.DATA_GATE_ACTIVE, item: env.DATA_GATE_ITEM },
     enabledSites: env.ENABLED_SITES,
+    upstream: { callsPerSecond: env.UPSTREAM_CALLS_PER_SECOND, maxInFlight: env.UPSTREAM_MAX_IN_FLIGHT },
+    leaseMs: env.LEASE_MS,
+    settlementClaimIdleMs: env.SETTLEMENT_CLAIM_IDLE_MS,
+    market: marketConfigFrom(env),
   }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

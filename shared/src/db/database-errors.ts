@@ -40,3 +40,7 @@ export function databaseUnavailable(cause: unknown): AppError {
     cause,
   });
 }
+
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ER_DUP_ENTRY';
+}

@@ -25,7 +25,8 @@ export function isBlockedAnswer(answer: UpstreamAnswer): boolean {
     host = '';
   }
   if (host.startsWith('signin.') || CHALLENGE_TITLE.test(head) || SIGN_IN_TITLE.test(head)) return true;
-  return CHALLENGE_MARKERS.test(head) && !CONTENT_MARKUP.test(answer.body);
+  // Looking for results or an item first is cheap, and spares most pages the marker scan.
+  return !CONTENT_MARKUP.test(answer.body) && CHALLENGE_MARKERS.test(head);
 }
 
 /**

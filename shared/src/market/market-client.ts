@@ -5,8 +5,9 @@ import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
 import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
 import type { MarketConfig } from './market-config.js';
 import { isItemNotFoundPage, parseItemPage, type ParsedItemPage } from './parse/item-page.js';
+import { parseHtml } from './parse/dom.js';
 import { loadHtml } from './parse/load-html.js';
-import { isSearchResultsPage, parseSearchDocument, type ParsedSearchPage } from './parse/search-page.js';
+import { parseSearchDocument, type ParsedSearchPage } from './parse/search-page.js';
 import { buildItemUrl, buildSearchUrl } from './search-url.js';
 import { SITE_PROFILES } from './sites.js';
 
@@ -21,9 +22,9 @@ export interface Fetched<T> {
 export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite): ParsedSearchPage {
   const refusal = classifyAnswer(answer, 'search');
   if (refusal) throw refusal;
-  const $ = loadHtml(answer.body);
-  if (!isSearchResultsPage($)) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
-  return parseSearchDocument($, site);
+  const { isResultsPage, ...page } = parseSearchDocument(parseHtml(answer.body), site);
+  if (!isResultsPage) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
+  return page;
 }
 
 /** Reads an item answer (live or saved) into item details, or the contract error it amounts to. */

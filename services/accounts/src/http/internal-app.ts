@@ -7,12 +7,12 @@ import { healthRoutes } from '@comps/shared/http/health-routes';
 import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
 import type { Logger } from '@comps/shared/logging/create-logger';
-import type { LedgerOptions } from '../ledger/ledger-service.js';
+import type { LedgerContext } from '../ledger/ledger-context.js';
 import { accountsRouter } from '../trpc/router.js';
 
 export interface InternalAppDeps {
   db: Db;
-  ledger: LedgerOptions;
+  ledger: LedgerContext;
   logger: Logger;
   internalToken: string;
 }

@@ -15,8 +15,8 @@ export interface Reservation {
   expiresAt: Date;
 }
 
-/** Creates the period's counter row if missing and locks it for the rest of the transaction. */
-export async function lockCounter(db: Executor, workspaceId: string, periodStart: string): Promise<void> {
+/** Creates the period's counter row if it is missing (and leaves it as it is otherwise). */
+export async function ensureCounter(db: Executor, workspaceId: string, periodStart: string): Promise<void> {
   await db
     .insertInto('usageCounters')
     .values({ workspaceId, periodStart, used: 0, reserved: 0 })

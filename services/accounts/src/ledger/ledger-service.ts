@@ -1,16 +1,17 @@
-import type { Db } from '@comps/shared/db/create-db';
+import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import type { Executor } from '@comps/shared/db/with-transaction';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
+import { QUOTA_CACHE_MS, type LedgerContext } from './ledger-context.js';
 import {
   adjustCounter,
+  ensureCounter,
   findReservation,
   insertReservation,
   listExpiredReservations,
-  lockCounter,
   readCounter,
   setReservationState,
 } from './ledger-repository.js';
@@ -20,11 +21,14 @@ import {
  * reservation into a charge, failure releases it, and a reservation whose request died expires
  * and is released by the sweeper. The counter row of the period is the single point that every
  * reservation passes through with a conditional UPDATE, so concurrent callers cannot overspend.
+ * Connections run at READ COMMITTED (see createDb), so these short transactions take no gap locks.
  */
 
 export interface QuotaSnapshot {
   limit: number;
+  /** Requests charged this month. */
   used: number;
+  /** Requests that can still be started: units held by requests in flight are not available. */
   remaining: number;
 }
 
@@ -32,69 +36,90 @@ export type ReserveOutcome = ({ ok: true } & QuotaSnapshot) | ({ ok: false; reas
 
 export type SettleOutcome = { charged: boolean } & QuotaSnapshot;
 
-export interface LedgerOptions {
-  reservationTtlMs: number;
-  now?: () => Date;
+function snapshot(limit: number, counter: { used: number; reserved: number }): QuotaSnapshot {
+  return { limit, used: counter.used, remaining: Math.max(0, limit - counter.used - counter.reserved) };
 }
 
-function snapshot(limit: number, used: number): QuotaSnapshot {
-  return { limit, used, remaining: Math.max(0, limit - used) };
+function nowOf(ledger: LedgerContext): Date {
+  return ledger.now?.() ?? new Date();
 }
 
-async function monthlyQuotaOf(db: Executor, workspaceId: string): Promise<number> {
+/** The workspace's monthly quota, read at most once a second per workspace. */
+export async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: Executor = ledger.db): Promise<number> {
+  const cached = ledger.quotaCache.get(workspaceId);
+  if (cached && cached.until > Date.now()) return cached.limit;
   const workspace = await findWorkspaceWithPlan(db, workspaceId);
   if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
-  return effectivePlan(workspace.plan, workspace.overrides).monthlyQuota;
+  const limit = effectivePlan(workspace.plan, workspace.overrides).monthlyQuota;
+  if (ledger.quotaCache.size > 50_000) ledger.quotaCache.clear();
+  ledger.quotaCache.set(workspaceId, { limit, until: Date.now() + QUOTA_CACHE_MS });
+  return limit;
 }
 
-async function tryReserve(db: Db, workspaceId: string, requestId: string, limit: number, options: LedgerOptions) {
-  const now = options.now?.() ?? new Date();
+/** A limit changed by this process applies at once here (other processes: within the cache's second). */
+export function forgetQuota(ledger: LedgerContext, workspaceId: string): void {
+  ledger.quotaCache.delete(workspaceId);
+}
+
+class QuotaRefused extends Error {}
+
+async function tryReserve(ledger: LedgerContext, workspaceId: string, requestId: string, limit: number) {
+  const now = nowOf(ledger);
   const period = quotaPeriodAt(now);
-  const expiresAt = new Date(now.getTime() + options.reservationTtlMs);
-  return withTransaction(db, async (trx) => {
-    await lockCounter(trx, workspaceId, period.key);
-    const existing = await findReservation(trx, requestId);
-    if (existing && existing.state !== 'released') {
-      // A retried call for the same request: the first reservation stands.
-      return { ok: true as const, counter: await readCounter(trx, existing.workspaceId, existing.periodStart) };
-    }
-    const reserved = await adjustCounter(trx, workspaceId, period.key, { reserve: 1, charge: 0 }, limit);
-    if (reserved) {
-      if (existing) {
-        await setReservationState(trx, requestId, { from: 'released', to: 'reserved', at: now, expiresAt });
-      } else {
+  const expiresAt = new Date(now.getTime() + ledger.reservationTtlMs);
+  const counterKey = `${workspaceId}|${period.key}`;
+  if (!ledger.knownCounters.has(counterKey)) {
+    await ensureCounter(ledger.db, workspaceId, period.key);
+    ledger.knownCounters.add(counterKey);
+  }
+  try {
+    return await withTransaction(ledger.db, async (trx) => {
+      try {
         await insertReservation(trx, { requestId, workspaceId, periodStart: period.key, expiresAt });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        return retriedReservation(trx, requestId, workspaceId, period.key, limit, expiresAt, now);
       }
-    }
-    return { ok: reserved, counter: await readCounter(trx, workspaceId, period.key) };
-  });
+      if (!(await adjustCounter(trx, workspaceId, period.key, { reserve: 1, charge: 0 }, limit))) throw new QuotaRefused();
+      return { ok: true, counter: await readCounter(trx, workspaceId, period.key) };
+    });
+  } catch (error) {
+    if (!(error instanceof QuotaRefused)) throw error;
+    return { ok: false, counter: await readCounter(ledger.db, workspaceId, period.key) };
+  }
 }
 
-export async function reserveQuota(
-  db: Db,
-  input: { workspaceId: string; requestId: string },
-  options: LedgerOptions,
-): Promise<ReserveOutcome> {
-  const limit = await monthlyQuotaOf(db, input.workspaceId);
-  let attempt = await tryReserve(db, input.workspaceId, input.requestId, limit, options);
+/** A reserve call for a request id that already has a reservation: a retry, answered as the first was. */
+async function retriedReservation(trx: Executor, requestId: string, workspaceId: string, periodStart: string, limit: number, expiresAt: Date, now: Date) {
+  const existing = await findReservation(trx, requestId);
+  if (!existing || existing.workspaceId !== workspaceId) throw new AppError('invalid_request', `Request id ${requestId} belongs to another reservation`);
+  if (existing.state === 'released') {
+    if (!(await adjustCounter(trx, workspaceId, existing.periodStart, { reserve: 1, charge: 0 }, limit))) throw new QuotaRefused();
+    await setReservationState(trx, requestId, { from: 'released', to: 'reserved', at: now, expiresAt });
+  }
+  return { ok: true, counter: await readCounter(trx, workspaceId, existing.periodStart ?? periodStart) };
+}
+
+export async function reserveQuota(ledger: LedgerContext, input: { workspaceId: string; requestId: string }): Promise<ReserveOutcome> {
+  const limit = await monthlyQuotaOf(ledger, input.workspaceId);
+  let attempt = await tryReserve(ledger, input.workspaceId, input.requestId, limit);
   if (!attempt.ok) {
     // Units held by requests that died may be all that stands in the way: free them and look again.
-    const freed = await releaseExpiredReservations(db, options, input.workspaceId);
-    if (freed > 0) attempt = await tryReserve(db, input.workspaceId, input.requestId, limit, options);
+    const freed = await releaseExpiredReservations(ledger, input.workspaceId);
+    if (freed > 0) attempt = await tryReserve(ledger, input.workspaceId, input.requestId, limit);
   }
-  const quota = snapshot(limit, attempt.counter.used);
+  const quota = snapshot(limit, attempt.counter);
   return attempt.ok ? { ok: true, ...quota } : { ok: false, reason: 'quota_exhausted', ...quota };
 }
 
 /** Turns the request's reservation into a charge, exactly once however often it is called. */
-export async function settleQuota(db: Db, requestId: string, options: LedgerOptions): Promise<SettleOutcome> {
-  const now = options.now?.() ?? new Date();
-  const outcome = await withTransaction(db, async (trx) => {
+export async function settleQuota(ledger: LedgerContext, requestId: string): Promise<SettleOutcome> {
+  const now = nowOf(ledger);
+  const outcome = await withTransaction(ledger.db, async (trx) => {
     const reservation = await findReservation(trx, requestId);
     if (!reservation) throw new AppError('invalid_request', `No reservation for ${requestId}`);
     const { workspaceId, periodStart } = reservation;
-    // Read inside the transaction: a second connection per transaction could exhaust the pool under load.
-    const limit = await monthlyQuotaOf(trx, workspaceId);
+    const limit = await monthlyQuotaOf(ledger, workspaceId, trx);
     if (reservation.state === 'charged') {
       return { limit, charged: true, counter: await readCounter(trx, workspaceId, periodStart) };
     }
@@ -109,13 +134,33 @@ export async function settleQuota(db: Db, requestId: string, options: LedgerOpti
     if (charged) await setReservationState(trx, requestId, { from: reservation.state, to: 'charged', at: now });
     return { limit, charged, counter: await readCounter(trx, workspaceId, periodStart) };
   });
-  return { charged: outcome.charged, ...snapshot(outcome.limit, outcome.counter.used) };
+  return { charged: outcome.charged, ...snapshot(outcome.limit, outcome.counter) };
+}
+
+/**
+ * Settles many requests in one call (the api's settlement outbox delivers them in batches). Each is
+ * settled on its own, exactly once; a request id without a reservation is reported, not fatal.
+ */
+export async function settleQuotaBatch(ledger: LedgerContext, requestIds: string[]): Promise<{ charged: number; notCharged: number; unknown: string[] }> {
+  let charged = 0;
+  let notCharged = 0;
+  const unknown: string[] = [];
+  for (const requestId of requestIds) {
+    try {
+      if ((await settleQuota(ledger, requestId)).charged) charged += 1;
+      else notCharged += 1;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      unknown.push(requestId);
+    }
+  }
+  return { charged, notCharged, unknown };
 }
 
 /** Gives the request's unit back; a failure is never charged. Releasing twice, or after a charge, does nothing. */
-export async function releaseQuota(db: Db, requestId: string, options: LedgerOptions): Promise<{ released: boolean }> {
-  const now = options.now?.() ?? new Date();
-  const released = await withTransaction(db, async (trx) => {
+export async function releaseQuota(ledger: LedgerContext, requestId: string): Promise<{ released: boolean }> {
+  const now = nowOf(ledger);
+  const released = await withTransaction(ledger.db, async (trx) => {
     const reservation = await findReservation(trx, requestId);
     if (!reservation || reservation.state !== 'reserved') return false;
     await adjustCounter(trx, reservation.workspaceId, reservation.periodStart, { reserve: -1, charge: 0 });
@@ -125,19 +170,18 @@ export async function releaseQuota(db: Db, requestId: string, options: LedgerOpt
 }
 
 /** Releases reservations whose lease ran out (their request crashed or hung); returns how many. */
-export async function releaseExpiredReservations(db: Db, options: LedgerOptions, workspaceId?: string): Promise<number> {
-  const now = options.now?.() ?? new Date();
+export async function releaseExpiredReservations(ledger: LedgerContext, workspaceId?: string): Promise<number> {
+  const now = nowOf(ledger);
   let total = 0;
   for (;;) {
-    const expired = await listExpiredReservations(db, now, 100, workspaceId);
+    const expired = await listExpiredReservations(ledger.db, now, 100, workspaceId);
     for (const requestId of expired) {
-      if ((await releaseQuota(db, requestId, options)).released) total += 1;
+      if ((await releaseQuota(ledger, requestId)).released) total += 1;
     }
     if (expired.length < 100) return total;
   }
 }
 
-export async function quotaSnapshot(db: Db, workspaceId: string, limit: number, now = new Date()): Promise<QuotaSnapshot> {
-  const counter = await readCounter(db, workspaceId, quotaPeriodAt(now).key);
-  return snapshot(limit, counter.used);
+export async function quotaSnapshot(db: Executor, workspaceId: string, limit: number, now = new Date()): Promise<QuotaSnapshot> {
+  return snapshot(limit, await readCounter(db, workspaceId, quotaPeriodAt(now).key));
 }

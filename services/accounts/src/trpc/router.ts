@@ -11,6 +11,7 @@ import { reserveQuota } from './procedures/reserve-quota.js';
 import { revokeApiKey } from './procedures/revoke-api-key.js';
 import { setWorkspaceLimits } from './procedures/set-workspace-limits.js';
 import { settleQuota } from './procedures/settle-quota.js';
+import { settleQuotaBatch } from './procedures/settle-quota-batch.js';
 import { router } from './trpc.js';
 
 export const accountsRouter = router({
@@ -19,6 +20,7 @@ export const accountsRouter = router({
   quota: router({
     reserve: reserveQuota,
     settle: settleQuota,
+    settleBatch: settleQuotaBatch,
     release: releaseQuota,
     releaseExpired: releaseExpiredReservations,
   }),

@@ -3,11 +3,11 @@ import type { Db } from '@comps/shared/db/create-db';
 import { isDatabaseUnavailable } from '@comps/shared/db/database-errors';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { Logger } from '@comps/shared/logging/create-logger';
-import type { LedgerOptions } from '../ledger/ledger-service.js';
+import type { LedgerContext } from '../ledger/ledger-context.js';
 
 export interface AccountsContext {
   db: Db;
-  ledger: LedgerOptions;
+  ledger: LedgerContext;
   logger: Logger;
 }
 

@@ -13,11 +13,14 @@ import { authenticate } from '../middleware/authenticate.js';
 import { enforceRateLimit } from '../middleware/enforce-rate-limit.js';
 import { quotaHeaders } from '../middleware/quota-headers.js';
 import { recordHistory } from '../middleware/record-history.js';
+import { listingRoutes, type ListingRouteDeps } from '../listings/listing-routes.js';
+import { API_OPERATIONS } from '../openapi/api-operations.js';
+import { assertDocumented, openApiRoutes } from '../openapi/openapi-routes.js';
 import { accountRoutes } from '../routes/account-routes.js';
 import { capabilitiesRoutes } from '../routes/capabilities-routes.js';
 import type { ApiState } from './api-state.js';
 
-export interface ApiDeps {
+export interface ApiDeps extends ListingRouteDeps {
   logger: Logger;
   accounts: AccountsClient;
   principals: PrincipalCache;
@@ -46,7 +49,13 @@ export function createApp(deps: ApiDeps): Koa<ApiState> {
   app.use(logRequests(deps.logger));
   app.use(recordHistory(deps.history));
   app.use(handleErrors(deps.logger));
-  app.use(capabilitiesRoutes(deps.capabilities).routes());
-  app.use(accountRoutes(deps.accounts, guard).routes());
+  const routers = [
+    capabilitiesRoutes(deps.capabilities),
+    openApiRoutes(API_OPERATIONS),
+    accountRoutes(deps.accounts, guard),
+    listingRoutes(deps, guard),
+  ];
+  assertDocumented(routers, API_OPERATIONS);
+  for (const router of routers) app.use(router.routes());
   return app;
 }

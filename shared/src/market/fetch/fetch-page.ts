@@ -3,6 +3,7 @@ import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { AppError } from '../../errors/app-error.js';
 import type { UpstreamAnswer } from '../classify-answer.js';
+import { deadline } from '../../runtime/deadline.js';
 
 const decompressors: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
   gzip: promisify(gunzip) as never,
@@ -61,7 +62,8 @@ export class PageFetcher {
 
   async fetch(url: string, acceptLanguage: string): Promise<FetchedPage> {
     const started = performance.now();
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const limit = deadline(this.options.timeoutMs);
+    const { signal } = limit;
     try {
       let current = url;
       for (let redirects = 0; ; redirects += 1) {
@@ -98,6 +100,8 @@ export class PageFetcher {
         throw new AppError('upstream_timeout', `The marketplace did not answer within ${this.options.timeoutMs} ms`, { cause: error });
       }
       throw new AppError('upstream_error', 'The marketplace could not be reached', { cause: error });
+    } finally {
+      limit.release();
     }
   }
 

@@ -1,93 +1,119 @@
-import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { classList, findAll, findFirst, hasClass, rawText, textOf, walk } from './dom.js';
 import type { RawRow } from './raw-row.js';
-import { cleanText } from './text.js';
-
-function textOf($: CheerioAPI, element: Cheerio<Element>): string {
-  return cleanText(element.text());
-}
 
 /** The image a row shows; lazy images keep the real address in a data attribute. */
-function imageOf(image: Cheerio<Element>): string | null {
-  const candidates = [image.attr('data-defer-load'), image.attr('data-src'), image.attr('src')];
+function imageOf(image: Element | undefined): string | null {
+  if (!image) return null;
+  const candidates = [image.attribs['data-defer-load'], image.attribs['data-src'], image.attribs.src];
   const real = candidates.find((url) => url && /^https?:\/\//.test(url) && !/ebaystatic\.com\/(rs|cr|aw)\//.test(url));
   return real ?? null;
 }
 
-/** The current layout: `li.s-card` with `data-listingid`. */
-export function extractCardRow($: CheerioAPI, card: Cheerio<Element>): RawRow {
-  const titleElement = card.find('.s-card__title').first().clone();
-  titleElement.find('.clipped, .s-card__new-listing, .LIGHT_HIGHLIGHT').remove();
-  const attributeRows = card.find('.su-card-container__attributes__primary .s-card__attribute-row');
-  const priceRow = attributeRows.filter((_, row) => $(row).find('.s-card__price').length > 0).first();
-  const priceParts = priceRow
-    .find('.s-card__price')
-    .map((_, span) => ({ text: textOf($, $(span)), classes: $(span).attr('class') ?? '' }))
-    .get();
-  const rows = attributeRows
-    .not(priceRow)
-    .map((_, row) => textOf($, $(row)))
-    .get()
-    .filter(Boolean);
-  const sellerRow = card
-    .find('.su-card-container__attributes__secondary .s-card__attribute-row')
-    .filter((_, row) => /%/.test($(row).text()))
-    .first();
-  const sellerSpans = sellerRow.find('span.su-styled-text').map((_, span) => textOf($, $(span))).get();
+const TITLE_NOISE = (element: Element) => hasClass(element, 'clipped') || hasClass(element, 's-card__new-listing') || hasClass(element, 'LIGHT_HIGHLIGHT');
+
+function sellerOf(spans: string[]): { sellerName: string | null; sellerFeedback: string | null } {
   // Usually name and feedback are two spans; some cards put both in one ("name 99.9% positive (30.4K)").
-  const joined = /^(.+?)\s+(\d{1,3}(?:[.,]\d+)?\s*%.*)$/.exec(sellerSpans[0] ?? '');
-  if (joined && !sellerSpans.slice(1).some((text) => /%/.test(text))) sellerSpans.splice(0, 1, joined[1]!, joined[2]!);
+  const joined = /^(.+?)\s+(\d{1,3}(?:[.,]\d+)?\s*%.*)$/.exec(spans[0] ?? '');
+  if (joined && !spans.slice(1).some((text) => /%/.test(text))) spans.splice(0, 1, joined[1]!, joined[2]!);
+  return { sellerName: spans[0] ?? null, sellerFeedback: spans.slice(1).find((text) => /%/.test(text)) ?? null };
+}
+
+/** The current layout: `li.s-card` with `data-listingid`; its parts are found in one walk by class. */
+export function extractCardRow(card: Element): RawRow {
+  let title: Element | undefined;
+  let caption: Element | undefined;
+  let image: Element | undefined;
+  let href: string | undefined;
+  let primary: Element | undefined;
+  let secondary: Element | undefined;
+  const subtitles: Element[] = [];
+  walk(card, (element) => {
+    // Card variants name the item link differently (s-card__link, su-link, image-treatment); its target is the same.
+    if (href === undefined && element.name === 'a' && element.attribs.href?.includes('/itm/')) href = element.attribs.href;
+    if (!element.attribs.class) return true;
+    for (const name of classList(element)) {
+      if (name === 's-card__title') title ??= element;
+      else if (name === 's-card__caption') caption ??= element;
+      else if (name === 's-card__image' && element.name === 'img') image ??= element;
+      else if (name === 's-card__subtitle') subtitles.push(element);
+      else if (name === 'su-card-container__attributes__primary') primary ??= element;
+      else if (name === 'su-card-container__attributes__secondary') secondary ??= element;
+    }
+    return true;
+  });
+  const attributeRows = primary ? findAll(primary, (element) => hasClass(element, 's-card__attribute-row')) : [];
+  const priceRow = attributeRows.find((row) => findFirst(row, (element) => hasClass(element, 's-card__price')));
+  const priceParts = priceRow
+    ? findAll(priceRow, (element) => hasClass(element, 's-card__price')).map((span) => ({ text: textOf(span), classes: span.attribs.class ?? '' }))
+    : [];
+  const rows = attributeRows.filter((row) => row !== priceRow).map((row) => textOf(row)).filter(Boolean);
+  const sellerRow = secondary
+    ? findAll(secondary, (element) => hasClass(element, 's-card__attribute-row')).find((row) => rawText(row).includes('%'))
+    : undefined;
+  const sellerSpans = sellerRow ? findAll(sellerRow, (element) => element.name === 'span' && hasClass(element, 'su-styled-text')).map((span) => textOf(span)) : [];
   return {
-    listingId: card.attr('data-listingid') ?? null,
-    // Card variants name the link differently (s-card__link, su-link, image-treatment); its target is the same.
-    href: card.find('a[href*="/itm/"]').first().attr('href') ?? null,
-    title: textOf($, titleElement),
-    imageUrl: imageOf(card.find('img.s-card__image').first()),
-    caption: card.find('.s-card__caption').length ? card.find('.s-card__caption').first().text().trim() : null,
-    subtitles: card.find('.s-card__subtitle').map((_, subtitle) => textOf($, $(subtitle))).get(),
+    listingId: card.attribs['data-listingid'] ?? null,
+    href: href ?? null,
+    title: title ? textOf(title, TITLE_NOISE) : '',
+    imageUrl: imageOf(image),
+    caption: caption ? rawText(caption).trim() : null,
+    subtitles: subtitles.map((subtitle) => textOf(subtitle)),
     priceParts,
     rows,
-    sellerName: sellerSpans[0] ?? null,
-    sellerFeedback: sellerSpans.slice(1).find((text) => /%/.test(text)) ?? null,
+    ...sellerOf(sellerSpans),
   };
 }
 
 /** The older layout: `li.s-item`, the listing id only in the link. */
-export function extractItemRow($: CheerioAPI, item: Cheerio<Element>): RawRow {
-  const titleElement = item.find('.s-item__title').first().clone();
-  titleElement.find('.clipped, .LIGHT_HIGHLIGHT, .s-item__title--tagblock').remove();
-  const price = item.find('.s-item__price').first();
-  const strikethrough = price.find('.STRIKETHROUGH').length > 0;
-  const italic = price.find('.ITALIC').length > 0;
-  const priceParts = price.length
-    ? [{ text: textOf($, price), classes: `s-item__price${strikethrough ? ' strikethrough' : ''}${italic ? ' italic' : ''}` }]
-    : [];
-  const rows = item
-    .find('.s-item__detail')
-    .not(item.find('.s-item__detail').filter((_, detail) => $(detail).find('.s-item__price').length > 0))
-    .map((_, detail) => textOf($, $(detail)))
-    .get()
-    .filter(Boolean);
+export function extractItemRow(item: Element): RawRow {
+  let title: Element | undefined;
+  let price: Element | undefined;
+  let image: Element | undefined;
+  let href: string | undefined;
+  let caption: Element | undefined;
+  let sellerInfo: Element | undefined;
+  const subtitles: Element[] = [];
+  const details: Element[] = [];
+  const etrs: Element[] = [];
+  walk(item, (element) => {
+    if (!element.attribs.class) return true;
+    for (const name of classList(element)) {
+      if (name === 's-item__title') title ??= element;
+      else if (name === 's-item__price') price ??= element;
+      else if (name === 's-item__link' && element.name === 'a' && element.attribs.href) href ??= element.attribs.href;
+      else if ((name === 's-item__image-img' && element.name === 'img') || (name === 's-item__image' && !image)) image ??= element.name === 'img' ? element : findFirst(element, (child) => child.name === 'img');
+      else if (name === 's-item__caption--signal') caption ??= element;
+      else if (name === 's-item__subtitle') subtitles.push(element);
+      else if (name === 's-item__detail') details.push(element);
+      else if (name === 's-item__seller-info-text') sellerInfo ??= element;
+      else if (name === 's-item__etrs-text') etrs.push(element);
+    }
+    return true;
+  });
+  caption ??= findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'))
+    ? findFirst(findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'))!, (element) => hasClass(element, 'POSITIVE') || hasClass(element, 'NEGATIVE'))
+    : undefined;
+  const titleText = title ? textOf(title, (element) => TITLE_NOISE(element) || hasClass(element, 's-item__title--tagblock')) : '';
+  const strikethrough = price ? Boolean(findFirst(price, (element) => hasClass(element, 'STRIKETHROUGH'))) : false;
+  const italic = price ? Boolean(findFirst(price, (element) => hasClass(element, 'ITALIC'))) : false;
+  const priceParts = price ? [{ text: textOf(price), classes: `s-item__price${strikethrough ? ' strikethrough' : ''}${italic ? ' italic' : ''}` }] : [];
+  const rows = details.filter((detail) => !findFirst(detail, (element) => hasClass(element, 's-item__price')) && !hasClass(detail, 's-item__price')).map((detail) => textOf(detail)).filter(Boolean);
   // "username (1,234) 99.5%" in one span; some pages instead show "username" "100% positive (9.6K)".
-  const sellerText = textOf($, item.find('.s-item__seller-info-text').first());
+  const sellerText = sellerInfo ? textOf(sellerInfo) : '';
   const sellerMatch = /^(.*?)\s*\(([\d.,\s]+[KkMm]?)\)\s*(.*%.*)?$/.exec(sellerText);
-  const sellerSpans = item
-    .find('.s-item__etrs-text')
-    .filter((_, node) => /%/.test($(node).text()))
-    .first()
-    .children('span')
-    .map((_, span) => textOf($, $(span)))
-    .get();
+  const etrsWithFeedback = etrs.find((element) => rawText(element).includes('%'));
+  const etrsSpans = etrsWithFeedback ? etrsWithFeedback.children.filter((child): child is Element => child.type === 'tag' && child.name === 'span').map((span) => textOf(span)) : [];
   return {
     listingId: null,
-    href: item.find('a.s-item__link[href]').first().attr('href') ?? null,
-    title: textOf($, titleElement),
-    imageUrl: imageOf(item.find('img.s-item__image-img, .s-item__image img').first()),
-    caption: item.find('.s-item__caption--signal, .s-item__title--tagblock .POSITIVE, .s-item__title--tagblock .NEGATIVE').first().text().trim() || null,
-    subtitles: item.find('.s-item__subtitle').map((_, subtitle) => textOf($, $(subtitle))).get(),
+    href: href ?? null,
+    title: titleText,
+    imageUrl: imageOf(image),
+    caption: caption ? rawText(caption).trim() || null : null,
+    subtitles: subtitles.map((subtitle) => textOf(subtitle)),
     priceParts,
     rows,
-    sellerName: sellerMatch?.[1] || sellerSpans[0] || null,
-    sellerFeedback: sellerMatch ? `${sellerMatch[3] ?? ''} (${sellerMatch[2]})` : (sellerSpans.slice(1).find((text) => /%/.test(text)) ?? null),
+    sellerName: sellerMatch?.[1] || etrsSpans[0] || null,
+    sellerFeedback: sellerMatch ? `${sellerMatch[3] ?? ''} (${sellerMatch[2]})` : (etrsSpans.slice(1).find((text) => /%/.test(text)) ?? null),
   };
 }

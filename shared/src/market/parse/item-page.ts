@@ -33,7 +33,7 @@ export function isItemPage($: CheerioAPI): boolean {
 /** The marketplace's "we looked everywhere" answer for an id it does not have. */
 export function isItemNotFoundPage($: CheerioAPI): boolean {
   if (isItemPage($)) return false;
-  return includesAny($('title').text() + ' ' + $('body').text().slice(0, 20_000), ITEM_NOT_FOUND_TEXTS);
+  return includesAny(cleanText($('title').text() + ' ' + $('body').text().slice(0, 20_000)), ITEM_NOT_FOUND_TEXTS);
 }
 
 function itemIdOf($: CheerioAPI, fallback: string | null): string | null {

@@ -1,8 +1,8 @@
-import type { CheerioAPI } from 'cheerio';
+import type { Document, Element } from 'domhandler';
 import type { ListingItem } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
+import { classList, findAll, findFirst, hasClass, parseHtml, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow } from './extract-rows.js';
-import { loadHtml } from './load-html.js';
 import { normalizeRow } from './normalize-row.js';
 import { cleanText, foldText } from './text.js';
 import { LOOSE_DIVIDER_TEXTS } from './vocabulary.js';
@@ -17,12 +17,17 @@ export interface ParsedSearchPage {
   hasNextPage: boolean;
 }
 
-const ROW_SELECTOR = 'li.s-card, li.s-item';
-const DIVIDER_CLASS = 'srp-river-answer--REWRITE_START';
+/** What one walk over a results page finds, in document order. */
+interface PageParts {
+  /** Result rows and "fewer words" dividers, in order; rows inside other answers are left out. */
+  sequence: Array<{ kind: 'row'; element: Element; layout: 'card' | 'item' } | { kind: 'divider' }>;
+  heading: Element | undefined;
+  hasNextPage: boolean;
+  isResultsPage: boolean;
+}
 
-/** A results page has a results list or the results count heading. */
-export function isSearchResultsPage($: CheerioAPI): boolean {
-  return $('ul.srp-results, .srp-river-results, .srp-controls__count-heading').length > 0;
+function isNextPageLink(element: Element): boolean {
+  return element.name === 'a' && hasClass(element, 'pagination__next') && Boolean(element.attribs.href) && element.attribs['aria-disabled'] !== 'true';
 }
 
 function isLooseDivider(text: string): boolean {
@@ -30,50 +35,77 @@ function isLooseDivider(text: string): boolean {
   return LOOSE_DIVIDER_TEXTS.some((phrase) => folded.includes(phrase));
 }
 
+/**
+ * Rows below the "results matching fewer words" divider are loose matches (wherever the divider
+ * stands: before the list, all are). Rows inside other answers (carousels of suggestions) and the
+ * hidden "Shop on eBay" placeholders (`.s-clipped`) are not results.
+ */
+function pageParts(document: Document): PageParts {
+  const parts: PageParts = { sequence: [], heading: undefined, hasNextPage: false, isResultsPage: false };
+  walk(document, (element) => {
+    if (!element.attribs.class) return true;
+    const classes = classList(element);
+    if (classes.includes('srp-river-answer--REWRITE_START')) {
+      if (isLooseDivider(rawText(element))) parts.sequence.push({ kind: 'divider' });
+      return false;
+    }
+    if (element.name === 'li' && (classes.includes('s-card') || classes.includes('s-item'))) {
+      parts.sequence.push({ kind: 'row', element, layout: classes.includes('s-card') ? 'card' : 'item' });
+      return false;
+    }
+    if (classes.includes('srp-river-answer') || classes.includes('s-clipped')) {
+      // Answers hold no results, but one of them holds the pagination.
+      if (findFirst(element, isNextPageLink)) parts.hasNextPage = true;
+      return false;
+    }
+    if (classes.includes('srp-controls__count-heading')) {
+      parts.heading ??= element;
+      parts.isResultsPage = true;
+    }
+    if (classes.includes('srp-results') || classes.includes('srp-river-results')) parts.isResultsPage = true;
+    if (isNextPageLink(element)) parts.hasNextPage = true;
+    return true;
+  });
+  return parts;
+}
+
 /** "242 results", "1,000+ results", "1.300+ Ergebnisse", "Pink Floyd CDの結果55件". */
-export function totalResultsOf($: CheerioAPI): number | null {
-  const heading = $('.srp-controls__count-heading').first();
-  if (!heading.length) return null;
-  const bold = heading
-    .find('.BOLD')
-    .map((_, span) => cleanText($(span).text()))
-    .get()
+function totalResultsOf(heading: Element | undefined): number | null {
+  if (!heading) return null;
+  const bold = findAll(heading, (element) => hasClass(element, 'BOLD'))
+    .map((span) => textOf(span))
     .find((text) => /^\d[\d.,\s]*$/.test(text));
-  const number = bold ?? /\d[\d.,]*/.exec(cleanText(heading.text()))?.[0];
+  const number = bold ?? /\d[\d.,]*/.exec(cleanText(rawText(heading)))?.[0];
   if (!number) return null;
   const value = Number(number.replace(/[.,\s]/g, ''));
   return Number.isSafeInteger(value) ? value : null;
 }
 
-function hasNextPageOf($: CheerioAPI): boolean {
-  return $('a.pagination__next[href]').filter((_, link) => $(link).attr('aria-disabled') !== 'true').length > 0;
+/** A results page has a results list or the results count heading. */
+export function isSearchResultsPage(document: Document): boolean {
+  return pageParts(document).isResultsPage;
 }
 
-/**
- * Reads a search-results page of either layout. Rows below the "results matching fewer words"
- * divider are loose matches (wherever the divider stands: before the list, all are). Rows inside
- * other answers (carousels of suggestions) are not results, and the "Shop on eBay" placeholders
- * carry no valid item id, so neither becomes an item nor counts as dropped.
- */
-export function parseSearchDocument($: CheerioAPI, site: MarketSite): ParsedSearchPage {
+/** Reads a search-results page of either layout. */
+export function parseSearchDocument(document: Document, site: MarketSite): ParsedSearchPage & { isResultsPage: boolean } {
+  const parts = pageParts(document);
   const items: ListingItem[] = [];
   let rowsDropped = 0;
   let looseMatch = false;
-  $(`${ROW_SELECTOR}, .${DIVIDER_CLASS}`).each((_, element) => {
-    const node = $(element);
-    if (node.hasClass(DIVIDER_CLASS)) {
-      if (isLooseDivider(node.text())) looseMatch = true;
-      return;
+  for (const entry of parts.sequence) {
+    if (entry.kind === 'divider') {
+      looseMatch = true;
+      continue;
     }
-    if (node.parents('.srp-river-answer, .s-clipped').length > 0) return;
-    const raw = node.hasClass('s-card') ? extractCardRow($, node) : extractItemRow($, node);
+    const raw = entry.layout === 'card' ? extractCardRow(entry.element) : extractItemRow(entry.element);
     const normalized = normalizeRow(raw, { site, looseMatch });
     if (normalized.ok) items.push(normalized.item);
     else if (normalized.reason !== 'no item id') rowsDropped += 1;
-  });
-  return { items, rowsDropped, totalResults: totalResultsOf($), hasNextPage: hasNextPageOf($) };
+  }
+  return { items, rowsDropped, totalResults: totalResultsOf(parts.heading), hasNextPage: parts.hasNextPage, isResultsPage: parts.isResultsPage };
 }
 
 export function parseSearchPage(html: string, site: MarketSite): ParsedSearchPage {
-  return parseSearchDocument(loadHtml(html), site);
+  const { isResultsPage: _ignored, ...page } = parseSearchDocument(parseHtml(html), site);
+  return page;
 }

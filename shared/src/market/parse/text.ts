@@ -16,7 +16,8 @@ export function startsWithAny(text: string, prefixes: readonly string[]): string
   return prefixes.find((prefix) => folded.startsWith(prefix.toLowerCase()));
 }
 
+/** For text already cleaned (as every extracted text is): compares lower case. */
 export function includesAny(text: string, needles: readonly string[]): boolean {
-  const folded = foldText(text);
+  const folded = text.toLowerCase();
   return needles.some((needle) => folded.includes(needle.toLowerCase()));
 }

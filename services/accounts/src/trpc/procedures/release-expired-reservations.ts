@@ -3,5 +3,5 @@ import { procedure } from '../trpc.js';
 
 /** What the periodic sweeper does, on demand (operators, tests). */
 export const releaseExpiredReservations = procedure.mutation(async ({ ctx }) => ({
-  released: await releaseExpired(ctx.db, ctx.ledger),
+  released: await releaseExpired(ctx.ledger),
 }));

@@ -7,4 +7,4 @@ export const releaseQuotaInput = z.object({ requestId: z.string().regex(REQUEST_
 
 export const releaseQuota = procedure
   .input(releaseQuotaInput)
-  .mutation(({ ctx, input }) => release(ctx.db, input.requestId, ctx.ledger));
+  .mutation(({ ctx, input }) => release(ctx.ledger, input.requestId));

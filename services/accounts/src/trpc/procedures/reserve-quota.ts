@@ -11,4 +11,4 @@ export const reserveQuotaInput = z.object({
 /** An exhausted quota is an answer (`ok: false`), not an error. */
 export const reserveQuota = procedure
   .input(reserveQuotaInput)
-  .mutation(({ ctx, input }) => reserve(ctx.db, input, ctx.ledger));
+  .mutation(({ ctx, input }) => reserve(ctx.ledger, input));

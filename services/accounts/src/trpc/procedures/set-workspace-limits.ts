@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planIdSchema } from '@comps/shared/contract/usage';
 import { setWorkspaceLimits as setLimits } from '../../workspaces/workspace-service.js';
+import { forgetQuota } from '../../ledger/ledger-service.js';
 import { procedure } from '../trpc.js';
 
 /** A number sets an override, null clears it (back to the plan's value), absent leaves it. */
@@ -16,5 +17,6 @@ export const setWorkspaceLimits = procedure
   .input(setWorkspaceLimitsInput)
   .mutation(({ ctx, input }) => {
     const { workspaceId, ...patch } = input;
+    forgetQuota(ctx.ledger, workspaceId);
     return setLimits(ctx.db, workspaceId, patch);
   });

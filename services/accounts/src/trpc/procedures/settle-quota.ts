@@ -7,4 +7,4 @@ export const settleQuotaInput = z.object({ requestId: z.string().regex(REQUEST_I
 
 export const settleQuota = procedure
   .input(settleQuotaInput)
-  .mutation(({ ctx, input }) => settle(ctx.db, input.requestId, ctx.ledger));
+  .mutation(({ ctx, input }) => settle(ctx.ledger, input.requestId));

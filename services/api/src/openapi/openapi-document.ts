@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { errorBodySchema } from '@comps/shared/contract/error-body';
+import { ERROR_STATUS, type ErrorCode } from '@comps/shared/contract/error-codes';
+import { capabilitiesSchema } from '@comps/shared/contract/capabilities';
+import { itemDetailsSchema, listingCollectionSchema, listingItemSchema } from '@comps/shared/contract/listing';
+import { moneySchema } from '@comps/shared/contract/money';
+import { API_VERSION } from '@comps/shared/contract/limits';
+import { historyEntrySchema, historyPageSchema } from '@comps/shared/contract/request-history';
+import { usageSchema } from '@comps/shared/contract/usage';
+import type { OperationDoc } from './api-operations.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** Contract schemas with names: they become components, and references between them `$ref`s. */
+const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
+  ['Money', moneySchema],
+  ['ListingItem', listingItemSchema],
+  ['ListingCollection', listingCollectionSchema],
+  ['ItemDetails', itemDetailsSchema],
+  ['Capabilities', capabilitiesSchema],
+  ['Usage', usageSchema],
+  ['HistoryEntry', historyEntrySchema],
+  ['HistoryPage', historyPageSchema],
+  ['Error', errorBodySchema],
+];
+
+function componentSchemas(): { schemas: JsonObject; refOf: Map<z.ZodType, string> } {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of NAMED_SCHEMAS) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return { schemas, refOf: new Map(NAMED_SCHEMAS.map(([id, schema]) => [schema, `#/components/schemas/${id}`])) };
+}
+
+/** A query or path parameter as a caller writes it: the `param` metadata, not the string it arrives as. */
+function parameterSchema(field: z.ZodType): JsonObject {
+  const json = z.toJSONSchema(field, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const meta = z.globalRegistry.get(ctx.zodSchema as unknown as z.ZodType) as { param?: JsonObject } | undefined;
+      const target = ctx.jsonSchema as JsonObject;
+      if (meta?.param) {
+        for (const key of Object.keys(target)) if (key !== 'description') delete target[key];
+        Object.assign(target, meta.param);
+      }
+      delete target.param;
+    },
+  }) as JsonObject;
+  delete json.$schema;
+  const fallback = field.safeParse(undefined);
+  if (fallback.success && fallback.data !== undefined) json.default = fallback.data;
+  return json;
+}
+
+function parameters(object: z.ZodObject | undefined, location: 'query' | 'path'): JsonObject[] {
+  if (!object) return [];
+  return Object.entries(object.shape).map(([name, field]) => {
+    const schema = parameterSchema(field as z.ZodType);
+    const { description, ...rest } = schema;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || !(field as z.ZodType).safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+const HEADER = (description: string, schema: JsonObject = { type: 'string' }) => ({ description, schema });
+
+const COMMON_HEADERS = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+const AUTH_HEADERS = {
+  ...COMMON_HEADERS,
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'X-Quota-Limit': { $ref: '#/components/headers/X-Quota-Limit' },
+  'X-Quota-Remaining': { $ref: '#/components/headers/X-Quota-Remaining' },
+};
+
+function errorResponses(codes: ErrorCode[], authenticated: boolean): JsonObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of ['not_found' as ErrorCode, ...codes]) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, statusCodes]) => [
+        String(status),
+        {
+          description: `The error object; \`code\` is ${statusCodes.map((code) => `\`${code}\``).join(', ')}`,
+          headers: {
+            ...(authenticated && status !== 401 ? AUTH_HEADERS : COMMON_HEADERS),
+            ...(status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+          },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      ]),
+  );
+}
+
+/** The OpenAPI 3.1 document of the public API, built from the contract's zod schemas. */
+export function buildOpenApiDocument(operations: OperationDoc[]): JsonObject {
+  const { schemas, refOf } = componentSchemas();
+  const paths: Record<string, JsonObject> = {};
+  for (const operation of operations) {
+    const openApiPath = operation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const successRef = operation.success.schema ? refOf.get(operation.success.schema) : undefined;
+    paths[openApiPath] = {
+      ...paths[openApiPath],
+      [operation.method]: {
+        operationId: operation.operationId,
+        summary: operation.summary,
+        ...(operation.description ? { description: operation.description } : {}),
+        tags: operation.tags,
+        security: operation.authenticated ? [{ bearerAuth: [] }] : [],
+        parameters: [
+          ...parameters(operation.pathParams, 'path'),
+          ...parameters(operation.query, 'query'),
+          ...(operation.idempotencyKey ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
+        ],
+        responses: {
+          '200': {
+            description: operation.success.description,
+            headers: {
+              ...(operation.authenticated ? AUTH_HEADERS : COMMON_HEADERS),
+              ...(operation.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+            },
+            content: { 'application/json': { schema: successRef ? { $ref: successRef } : { type: 'object' } } },
+          },
+          ...errorResponses(operation.errors, operation.authenticated),
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Comps API: sold-listings data',
+      version: API_VERSION,
+      description: 'Normalized listing data from a regional online marketplace, mainly sold listings.',
+    },
+    servers: [{ url: '/' }],
+    tags: [{ name: 'Listings' }, { name: 'Account' }, { name: 'Service' }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `sk_…`, from the dashboard' } },
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'A caller-chosen operation id. Within 24 hours the same key with the same parameters replays the first success, uncharged; other parameters are 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+        },
+      },
+      headers: {
+        'X-Request-Id': HEADER('The request id, `req_` + ULID; error bodies repeat it as `requestId`'),
+        'RateLimit-Policy': HEADER('The workspace rate limit, e.g. `"minute";q=60;w=60`'),
+        RateLimit: HEADER('What is left of it, e.g. `"minute";r=57;t=41`'),
+        'X-Quota-Limit': HEADER('Requests a month', { type: 'integer' }),
+        'X-Quota-Remaining': HEADER('Requests left this month', { type: 'integer' }),
+        'Retry-After': HEADER('Seconds to wait before retrying', { type: 'integer', minimum: 1 }),
+        'Idempotent-Replayed': HEADER('`true` when the answer replays an earlier request with the same Idempotency-Key', { type: 'string', enum: ['true'] }),
+      },
+      schemas,
+    },
+  };
+}

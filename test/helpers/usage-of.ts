@@ -1,0 +1,34 @@
+import { accountsClient } from './accounts-client.js';
+import { eventually } from './http-client.js';
+import type { TestStack } from './test-stack.js';
+
+export interface HistoryView {
+  requestId: string;
+  path: string;
+  status: number;
+  code: string | null;
+  charged: 0 | 1;
+  durationMs: number;
+  marketSite: string | null;
+  keyword: string | null;
+  resultCount: number | null;
+}
+
+/**
+ * What the ledger charged a workspace this month, once nothing is in flight: charges are settled
+ * just after each answer (the settlement outbox), so this waits until every unit held is settled.
+ */
+export async function usedOf(stack: TestStack, workspaceId: string): Promise<number> {
+  return eventually(async () => {
+    const usage = await accountsClient(stack).usage.get.query({ workspaceId });
+    return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
+  }, 8000);
+}
+
+/** The workspace's history once it holds at least `count` entries (it is written just after each answer). */
+export async function historyOf(stack: TestStack, workspaceId: string, count: number): Promise<HistoryView[]> {
+  return eventually(async () => {
+    const page = await accountsClient(stack).history.list.query({ workspaceId, limit: 100 });
+    return page.entries.length >= count ? (page.entries as HistoryView[]) : undefined;
+  }, 8000);
+}

@@ -1,0 +1,21 @@
+import t from 'tap';
+import { assertError } from '../helpers/contract-assertions.js';
+import { createWorkspace } from '../helpers/accounts-client.js';
+import { request } from '../helpers/http-client.js';
+import { usedOf } from '../helpers/usage-of.js';
+import { startTestStack } from '../helpers/test-stack.js';
+
+const stack = await startTestStack(t, { serviceEnv: { api: { DATA_GATE_SOLD: 'closed', DATA_GATE_ITEM: 'closed', ENABLED_SITES: 'market.com' } } });
+
+t.test('a closed gate answers that kind of data with 503 data_gate_closed, uncharged; capabilities say so', async (t) => {
+  const { workspaceId, apiKey } = await createWorkspace(stack);
+  const capabilities = (await request(stack.baseUrl, '/v1/capabilities')).body;
+  t.strictSame(capabilities.dataGate, { sold: 'closed', active: 'open', item: 'closed' });
+  t.strictSame(capabilities.sites.filter((site: { enabled: boolean }) => site.enabled).map((site: { marketSite: string }) => site.marketSite), ['market.com']);
+  for (const path of ['/v1/scrape?keyword=a', '/public/scrape?keyword=a&sold=true', '/v1/scrape/category?categoryId=1', '/v1/item/123456789012']) {
+    assertError(t, await request(stack.baseUrl, path, { apiKey }), 503, 'data_gate_closed');
+  }
+  t.equal((await request(stack.baseUrl, '/v1/scrape?keyword=a&sold=false', { apiKey })).status, 200, 'active listings stay open');
+  assertError(t, await request(stack.baseUrl, '/v1/scrape?keyword=a&sold=false&marketSite=market.de', { apiKey }), 403, 'site_not_enabled');
+  t.equal(await usedOf(stack, workspaceId), 1);
+});

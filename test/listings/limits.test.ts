@@ -1,0 +1,84 @@
+import t from 'tap';
+import { assertError } from '../helpers/contract-assertions.js';
+import { createWorkspace } from '../helpers/accounts-client.js';
+import { eventually, request } from '../helpers/http-client.js';
+import { usedOf } from '../helpers/usage-of.js';
+import { startTestStack } from '../helpers/test-stack.js';
+
+// Short leases, so that a crashed process's permits come back within the test.
+const stack = await startTestStack(t, { env: { LEASE_MS: '8000' }, serviceEnv: { api: { MARKET_TIMEOUT_MS: '3000' } } });
+
+const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
+
+t.test('with a concurrency of 2 and slow answers, a third parallel request is 429 concurrency_limited', async (t) => {
+  const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const responses = await Promise.all([slow(apiKey), slow(apiKey), new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey))]);
+  t.strictSame(responses.map((response) => response.status), [200, 200, 429]);
+  const body = assertError(t, responses[2]!, 429, 'concurrency_limited');
+  t.ok(body.retryAfter! >= 1);
+  t.ok(responses[2]!.headers.get('ratelimit'), 'RateLimit fields on the refusal too');
+  t.equal(await usedOf(stack, workspaceId), 2, 'the refused one is not charged');
+  t.equal((await slow(apiKey, stack.baseUrl, 10)).status, 200, 'once they finish, the next is admitted');
+});
+
+t.test('two api processes sharing Redis still admit only 2', async (t) => {
+  const second = await stack.startExtraApi();
+  const { apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const responses = await Promise.all([
+    slow(apiKey, stack.baseUrl),
+    slow(apiKey, second.url),
+    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, second.url)),
+    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, stack.baseUrl)),
+  ]);
+  t.strictSame(responses.map((response) => response.status).sort(), [200, 200, 429, 429]);
+  await second.process.stop();
+});
+
+t.test('a process that dies holding permits loses them when their leases run out', async (t) => {
+  const doomed = await stack.startExtraApi();
+  const { apiKey } = await createWorkspace(stack, { concurrency: 1 });
+  const hanging = slow(apiKey, doomed.url, 6000).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
+  await doomed.process.kill();
+  await hanging;
+  const started = Date.now();
+  await eventually(async () => ((await slow(apiKey, stack.baseUrl, 10)).status === 200 ? true : undefined), 12_000, 500);
+  t.ok(Date.now() - started < 12_000, `admitted again after ${Date.now() - started} ms, when the lease expired`);
+});
+
+t.test('the workspace rate limit applies to the data endpoints, with the RateLimit fields on every answer', async (t) => {
+  const { apiKey } = await createWorkspace(stack, { rate: 4 });
+  const statuses: number[] = [];
+  for (const path of ['/v1/scrape?keyword=a', '/v1/scrape?keyword=a&page=0', '/v1/item/123456789012', '/usage']) {
+    const response = await request(stack.baseUrl, path, { apiKey });
+    statuses.push(response.status);
+    t.match(response.headers.get('ratelimit-policy'), /^"minute";q=4;w=60$/, `${path}: RateLimit-Policy`);
+    t.match(response.headers.get('ratelimit'), /^"minute";r=\d+;t=\d+$/, `${path}: RateLimit`);
+  }
+  t.strictSame(statuses, [200, 400, 404, 200]);
+  const limited = await request(stack.baseUrl, '/v1/scrape?keyword=a', { apiKey });
+  assertError(t, limited, 429, 'rate_limited');
+  t.match(limited.headers.get('ratelimit'), /^"minute";r=0;t=\d+$/);
+});
+
+t.test('shared upstream capacity: many workspaces at once against a low capacity get 503 upstream_rate_limited, uncharged', async (t) => {
+  const narrow = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_CALLS_PER_SECOND: '100' } });
+  const workspaces = await Promise.all(Array.from({ length: 8 }, () => createWorkspace(narrow)));
+  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.baseUrl, '/v1/scrape?keyword=x+sim:slow=1000', { apiKey })));
+  const statuses = responses.map((response) => response.status);
+  t.equal(statuses.filter((status) => status === 200).length, 2, 'two calls in flight at most');
+  const refused = responses.filter((response) => response.status === 503);
+  t.equal(refused.length, 6, `statuses ${JSON.stringify(responses.map((response) => [response.status, response.body?.code]))}`);
+  for (const response of refused) assertError(t, response, 503, 'upstream_rate_limited');
+  const charges = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(narrow, workspaceId)));
+  t.strictSame(charges.sort(), [0, 0, 0, 0, 0, 0, 1, 1], 'only the two that ran are charged');
+
+  const perSecond = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '100', UPSTREAM_CALLS_PER_SECOND: '3' } });
+  const many = await Promise.all(Array.from({ length: 6 }, () => createWorkspace(perSecond)));
+  const burst = await Promise.all(many.map(({ apiKey }) => request(perSecond.baseUrl, '/v1/scrape?keyword=x', { apiKey })));
+  t.ok(burst.filter((response) => response.status === 200).length <= 3, 'at most three calls in the second');
+  const throttled = burst.filter((response) => response.status === 503);
+  t.ok(throttled.length >= 3, `${throttled.length} refused`);
+  for (const response of throttled) assertError(t, response, 503, 'upstream_rate_limited');
+});
