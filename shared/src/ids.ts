@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { decodeTime, monotonicFactory, ulid } from 'ulid';
 
 const nextUlid = monotonicFactory();
@@ -28,14 +27,6 @@ export function newWorkspaceId(): string {
 
 export function newApiKeyId(): string {
   return `key_${ulid()}`;
-}
-
-export function newUserId(): string {
-  return `usr_${ulid()}`;
-}
-
-export function newJobId(): string {
-  return randomUUID();
 }
 
 /** A request id as if made at `time`; for imports and tests that need history in the past. */

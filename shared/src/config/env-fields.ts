@@ -8,15 +8,6 @@ export const envPositiveInt = (fallback: number) => z.coerce.number().int().min(
 
 export const envNonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
-export const envBoolean = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1');
-
-export const envUrl = (fallback?: string) =>
-  fallback === undefined ? z.url() : z.url().default(fallback);
-
 export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/comps';

@@ -1,5 +1,3 @@
-import { AppError } from '../errors/app-error.js';
-
 /** mysql2 error codes that mean "the database is not reachable", not "the query is wrong". */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -32,13 +30,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isDeadlock(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ER_LOCK_DEADLOCK';
-}
-
-export function databaseUnavailable(cause: unknown): AppError {
-  return new AppError('service_unavailable', 'The database is unavailable; try again shortly', {
-    retryAfter: 5,
-    cause,
-  });
 }
 
 export function isDuplicateKey(error: unknown): boolean {

@@ -12,6 +12,3 @@ export function quotaPeriodAt(time: Date): QuotaPeriod {
   return { key: start.toISOString().slice(0, 10), start, end };
 }
 
-export function quotaPeriodOfKey(key: string): QuotaPeriod {
-  return quotaPeriodAt(new Date(`${key}T00:00:00.000Z`));
-}

@@ -29,6 +29,3 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
-}

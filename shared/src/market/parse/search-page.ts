@@ -81,11 +81,6 @@ function totalResultsOf(heading: Element | undefined): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** A results page has a results list or the results count heading. */
-export function isSearchResultsPage(document: Document): boolean {
-  return pageParts(document).isResultsPage;
-}
-
 /** Reads a search-results page of either layout. */
 export function parseSearchDocument(document: Document, site: MarketSite): ParsedSearchPage & { isResultsPage: boolean } {
   const parts = pageParts(document);
