@@ -24,6 +24,13 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (value: number) => value.toFixed(2).padStart(8);
 
+/** CPU time (user + system) of a process so far, in ms, from /proc. */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -100,8 +107,14 @@ async function main(): Promise<void> {
     log('callers |   stack req/s      p50      p99 |   floor req/s      p50      p99 | stack/floor | failures');
     const rows: Array<{ stack: LoadResult; floor: LoadResult }> = [];
     let upstreamMs: number[] = [];
+    const processes = Object.entries(stack.processes).map(([name, child]) => [name, child.pid] as const);
+    let cpuSplit: Array<[string, number]> = [];
     for (const concurrency of CONCURRENCY) {
+      const cpuBefore = processes.map(([, pid]) => cpuMs(pid));
       const stackResult = await runLoad(searchUrl, { concurrency, seconds: SECONDS, headers });
+      if (concurrency === CONCURRENCY.at(-1)) {
+        cpuSplit = processes.map(([name, pid], index) => [name, (cpuMs(pid) - cpuBefore[index]!) / Math.max(1, stackResult.requests)]);
+      }
       const floorResult = await runLoad(floorUrl, { concurrency, seconds: SECONDS });
       rows.push({ stack: stackResult, floor: floorResult });
       log(
@@ -131,9 +144,10 @@ async function main(): Promise<void> {
     log(`best throughput: stack ${best.stack.throughput.toFixed(0)} req/s at ${best.stack.concurrency} callers vs floor ${best.floor.throughput.toFixed(0)} req/s: ${(ratio * 100).toFixed(0)}% of the floor (goal ≥ 40%) ${ratio >= 0.4 ? 'MET' : 'NOT MET'}`);
     log(`service overhead at ${low.concurrency} caller: p50 ${low.p50.toFixed(2)} ms − upstream p50 ${upstreamP50} ms = ${overhead.toFixed(2)} ms (goal < 5 ms) ${overhead < 5 ? 'MET' : 'NOT MET'}`);
     log(`api memory after ${Math.max(sent, 10_000)} requests: ${rss.toFixed(0)} MB resident`);
+    log(`CPU per request at ${CONCURRENCY.at(-1)} callers (MariaDB and Redis not counted): ${cpuSplit.map(([name, value]) => `${name} ${value.toFixed(2)} ms`).join(', ')}`);
     writeFileSync(
       path.join(resultsDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
-      JSON.stringify({ items, seconds: SECONDS, rows: rows.map(({ stack: s, floor: f }) => ({ ...s, sample: undefined, floor: { ...f, sample: undefined } })), upstreamP50, overhead, ratio, rssMb: rss }, null, 2),
+      JSON.stringify({ items, seconds: SECONDS, cpuMsPerRequest: Object.fromEntries(cpuSplit), rows: rows.map(({ stack: s, floor: f }) => ({ ...s, sample: undefined, floor: { ...f, sample: undefined } })), upstreamP50, overhead, ratio, rssMb: rss }, null, 2),
     );
   } finally {
     for (const stop of stops) await stop();
