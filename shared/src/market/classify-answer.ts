@@ -17,7 +17,8 @@ const SIGN_IN_TITLE = /<title>\s*(sign in|sign-in|anmelden|einloggen|connectez-v
 
 /** A bot challenge, captcha or sign-in wall, whatever the status it came with. */
 export function isBlockedAnswer(answer: UpstreamAnswer): boolean {
-  const head = answer.body.slice(0, 200_000);
+  // Challenge pages are small and say so at the top; the markers are searched in the head only.
+  const head = answer.body.length > 200_000 ? answer.body.slice(0, 200_000) : answer.body;
   let host = '';
   try {
     host = new URL(answer.url).hostname;
