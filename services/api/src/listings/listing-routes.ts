@@ -20,13 +20,15 @@ export const SEARCH_PATHS = ['/v1/scrape', '/public/scrape', '/partner/scrape-ma
 
 type ApiContext = Context & { state: ApiState };
 
-function noteRequest(ctx: ApiContext): void {
+/** What the history entry says of the request, known even when its parameters are refused. */
+function noteRequest(ctx: ApiContext, takesKeyword: boolean): void {
   const raw = ctx.query;
   const site = marketSiteSchema.safeParse(raw.marketSite ?? 'market.com');
+  const keyword = raw.keyword;
   ctx.state.history = {
     ...ctx.state.history,
     marketSite: site.success ? site.data : null,
-    hasKeyword: typeof raw.keyword === 'string' ? raw.keyword.trim().length > 0 : Array.isArray(raw.keyword),
+    hasKeyword: takesKeyword && (typeof keyword === 'string' ? keyword.trim().length > 0 : Array.isArray(keyword)),
   };
 }
 
@@ -96,20 +98,20 @@ export function listingRoutes(deps: ListingRouteDeps, guard: RouterMiddleware<Ap
 
   for (const path of SEARCH_PATHS) {
     router.get(path, ...guard, async (ctx) => {
-      noteRequest(ctx);
+      noteRequest(ctx, true);
       const query = parseOrThrow(searchParamsSchema, ctx.query, 'Invalid query parameters');
       await runIdempotently(ctx, deps, path, { kind: 'listings', query });
     });
   }
 
   router.get('/v1/scrape/category', ...guard, async (ctx) => {
-    noteRequest(ctx);
+    noteRequest(ctx, false);
     const query = parseOrThrow(categoryParamsSchema, ctx.query, 'Invalid query parameters');
     await runIdempotently(ctx, deps, '/v1/scrape/category', { kind: 'listings', query });
   });
 
   router.get('/v1/item/:itemId', ...guard, async (ctx) => {
-    noteRequest(ctx);
+    noteRequest(ctx, false);
     const { itemId } = parseOrThrow(z.object({ itemId: itemIdSchema }), { itemId: ctx.params.itemId }, 'Invalid item id');
     const { marketSite } = parseOrThrow(itemQueryObject, ctx.query, 'Invalid query parameters');
     const outcome = await run(ctx, deps, { kind: 'item', itemId, marketSite });

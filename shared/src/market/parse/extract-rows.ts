@@ -91,9 +91,9 @@ export function extractItemRow(item: Element): RawRow {
     }
     return true;
   });
-  caption ??= findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'))
-    ? findFirst(findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'))!, (element) => hasClass(element, 'POSITIVE') || hasClass(element, 'NEGATIVE'))
-    : undefined;
+  // The older sold layout puts "Sold  Jul 5, 2023" in the title's tag block.
+  const tagBlock = caption ? undefined : findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'));
+  caption ??= tagBlock ? findFirst(tagBlock, (element) => hasClass(element, 'POSITIVE') || hasClass(element, 'NEGATIVE')) : undefined;
   const titleText = title ? textOf(title, (element) => TITLE_NOISE(element) || hasClass(element, 's-item__title--tagblock')) : '';
   const strikethrough = price ? Boolean(findFirst(price, (element) => hasClass(element, 'STRIKETHROUGH'))) : false;
   const italic = price ? Boolean(findFirst(price, (element) => hasClass(element, 'ITALIC'))) : false;
