@@ -5,28 +5,20 @@ import { isDeadlock } from './database-errors.js';
 
 export type Executor = Db | Transaction<Database>;
 
-export interface TransactionOptions {
-  /**
-   * READ COMMITTED takes no gap locks, so transactions that look up a row that is not there yet
-   * and then insert it do not deadlock each other (as they do under REPEATABLE READ).
-   */
-  isolation?: 'read committed' | 'repeatable read';
-  attempts?: number;
-}
+const attempts = 5;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `work` in a transaction, retrying it when InnoDB picks it as a deadlock victim (the work
  * must therefore be safe to run again, which a rolled-back transaction is), after a short random
- * pause so that the contenders do not meet again at once.
+ * pause so that the contenders do not meet again at once. The isolation level is the session's,
+ * set once per connection by createDb.
  */
-export async function withTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  const attempts = options.attempts ?? 5;
+export async function withTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const builder = options.isolation ? db.transaction().setIsolationLevel(options.isolation) : db.transaction();
-      return await builder.execute(work);
+      return await db.transaction().execute(work);
     } catch (error) {
       if (attempt >= attempts || !isDeadlock(error)) throw error;
       await sleep(5 + Math.random() * 20 * attempt);

@@ -100,7 +100,6 @@ export function parseSearchDocument(document: Document, site: MarketSite): Parse
   return { items, rowsDropped, totalResults: totalResultsOf(parts.heading), hasNextPage: parts.hasNextPage, isResultsPage: parts.isResultsPage };
 }
 
-export function parseSearchPage(html: string, site: MarketSite): ParsedSearchPage {
-  const { isResultsPage: _ignored, ...page } = parseSearchDocument(parseHtml(html), site);
-  return page;
+export function parseSearchPage(html: string, site: MarketSite): ParsedSearchPage & { isResultsPage: boolean } {
+  return parseSearchDocument(parseHtml(html), site);
 }
