@@ -16,7 +16,7 @@ const CONTENT_MARKUP = /srp-results|srp-river-results|srp-controls__count-headin
 const SIGN_IN_TITLE = /<title>\s*(sign in|sign-in|anmelden|einloggen|connectez-vous|se connecter|accedi|inicia sesión|iniciar sesión|サインイン)/i;
 
 /** A bot challenge, captcha or sign-in wall, whatever the status it came with. */
-export function isBlockedAnswer(answer: UpstreamAnswer): boolean {
+function isBlockedAnswer(answer: UpstreamAnswer): boolean {
   // Challenge pages are small and say so at the top; the markers are searched in the head only.
   const head = answer.body.length > 200_000 ? answer.body.slice(0, 200_000) : answer.body;
   let host = '';

@@ -3,7 +3,7 @@ import { envPositiveInt } from '../config/env-fields.js';
 import { MARKET_SITES, marketSiteSchema, type MarketSite } from '../contract/market-sites.js';
 import type { SiteOrigins } from './search-url.js';
 
-export const DEFAULT_USER_AGENT =
+const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 
 const originsSchema = z

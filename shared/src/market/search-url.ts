@@ -2,7 +2,7 @@ import type { MarketSite } from '../contract/market-sites.js';
 import type { ListingQuery } from '../contract/listing.js';
 
 /** Page sizes the marketplace offers for `_ipg`. */
-export const UPSTREAM_PAGE_SIZES = [60, 120, 240] as const;
+const UPSTREAM_PAGE_SIZES = [60, 120, 240] as const;
 
 /** The smallest offered page size that holds `count` rows: one upstream call, never two. */
 export function upstreamPageSize(count: number): number {

@@ -45,7 +45,7 @@ function nowOf(ledger: LedgerContext): Date {
 }
 
 /** The workspace's monthly quota, read at most once a second per workspace. */
-export async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: Executor = ledger.db): Promise<number> {
+async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: Executor = ledger.db): Promise<number> {
   const cached = ledger.quotaCache.get(workspaceId);
   if (cached && cached.until > Date.now()) return cached.limit;
   const workspace = await findWorkspaceWithPlan(db, workspaceId);

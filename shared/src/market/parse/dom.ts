@@ -11,7 +11,7 @@ export function parseHtml(html: string): Document {
   return parseDocument(html, { decodeEntities: true });
 }
 
-export function isElement(node: AnyNode): node is Element {
+function isElement(node: AnyNode): node is Element {
   return node.type === 'tag' || node.type === 'script' || node.type === 'style';
 }
 

@@ -26,7 +26,7 @@ const CONDITION_LABELS = ['condition', 'item condition', 'artikelzustand', 'zust
 
 const STATUS_SELECTOR = '.d-statusmessage, [data-testid="d-statusmessage"], .x-alert, .ux-message, .vi-notify-msg';
 
-export function isItemPage($: CheerioAPI): boolean {
+function isItemPage($: CheerioAPI): boolean {
   return $('h1.x-item-title__mainTitle, .x-item-title').length > 0;
 }
 

@@ -6,7 +6,7 @@ import { cleanText } from './text.js';
 /** Digits after the decimal point, per ISO 4217; two when not listed. */
 const MINOR_UNITS: Readonly<Record<string, number>> = { JPY: 0, KRW: 0, HUF: 2, CLP: 0, ISK: 0, VND: 0, TWD: 2 };
 
-export function minorUnitsOf(currency: string): number {
+function minorUnitsOf(currency: string): number {
   return MINOR_UNITS[currency] ?? 2;
 }
 
