@@ -1,10 +1,21 @@
 import { readFileSync } from 'node:fs';
 import Koa from 'koa';
+import { Agent, request } from 'undici';
+import { bareTokenize } from './bare-tokenize.js';
 
-/** The floor of this stack: a bare Koa app answering a fixed 60-item body (the same bytes the api sends). */
+/**
+ * The work floor of a charged search: fetch the same simulator page the api fetches, tokenize it
+ * (the least any reader of it does), and answer a body of the same size as the api's. What the
+ * stack does beyond this (authentication, limits, the ledger, parsing into items, history) is its
+ * overhead.
+ */
 const body = readFileSync(process.env.BODY_FILE ?? '', 'utf8');
+const pageUrl = process.env.PAGE_URL ?? '';
+const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000 });
 const app = new Koa();
-app.use((ctx) => {
+app.use(async (ctx) => {
+  const page = await request(pageUrl, { dispatcher: agent, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+  bareTokenize(await page.body.text());
   ctx.type = 'application/json';
   ctx.body = body;
 });

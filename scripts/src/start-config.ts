@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
 import { databaseUrlSchema, envPort, logLevelSchema, redisUrlSchema } from '@comps/shared/config/env-fields';
@@ -17,12 +16,7 @@ const startEnvSchema = z
     ACCOUNTS_INTERNAL_PORT: envPort(4103),
     JOBS_INTERNAL_PORT: envPort(4102),
     MARKET_SIM_PORT: envPort(4010),
-  })
-  .transform((env) => ({
-    ...env,
-    // One run's services share a token that never leaves this process tree when none is configured.
-    INTERNAL_TOKEN: env.INTERNAL_TOKEN ?? randomBytes(32).toString('base64url'),
-  }));
+  });
 
 export function loadStartConfig(env: Readonly<Record<string, string | undefined>>) {
   return loadConfig('start', startEnvSchema, env);

@@ -4,7 +4,8 @@ import { accountsClient, createWorkspace } from '../helpers/accounts-client.js';
 import { eventually, request } from '../helpers/http-client.js';
 import { startTestStack } from '../helpers/test-stack.js';
 
-const stack = await startTestStack(t);
+// This file presents many bad keys on purpose; the per-address throttle has a test of its own.
+const stack = await startTestStack(t, { env: { AUTH_FAILURES_PER_MINUTE: '100000' } });
 
 // Every authenticated endpoint that exists today; later issues add theirs to this list.
 const AUTHENTICATED: Array<[string, string]> = [
@@ -15,6 +16,12 @@ const AUTHENTICATED: Array<[string, string]> = [
   ['GET', '/partner/scrape-market?keyword=a'],
   ['GET', '/v1/scrape/category?categoryId=1'],
   ['GET', '/v1/item/123456789012'],
+  ['POST', '/v1/scrape/max'],
+  ['GET', '/v1/scrape/max'],
+  ['GET', '/v1/scrape/max/results/00000000-0000-4000-8000-000000000000'],
+  ['DELETE', '/v1/scrape/max/00000000-0000-4000-8000-000000000000'],
+  ['GET', '/v1/scrape/max/00000000-0000-4000-8000-000000000000/download.csv'],
+  ['POST', '/api/bulk-search'],
 ];
 
 const workspace = await createWorkspace(stack);

@@ -125,11 +125,48 @@ t.test('entries older than 30 days are not shown and are purged', async (t) => {
   const recent = requestIdAt(new Date(Date.now() - 29 * DAY));
   await accounts.history.record.mutate({ entries: [record(workspace.workspaceId, old), record(workspace.workspaceId, recent)] });
   const { entries } = await historyOf(workspace, `?from=2000-01-01`);
-  t.strictSame(entries.map((entry) => entry.requestId), [recent], 'retention applies even before the purge runs');
+  t.strictSame(entries.filter((entry) => entry.path !== '/requests').map((entry) => entry.requestId), [recent], 'retention applies even before the purge runs');
   const purged = await accounts.history.purge.mutate();
   t.ok(purged.deleted >= 1, 'the purge deleted the old entry');
   const after = await accounts.history.list.query({ workspaceId: workspace.workspaceId, limit: 100, from: '2000-01-01' });
-  t.strictSame(after.entries.map((entry) => entry.requestId), [recent]);
+  // The reads of the history above are entries too; only the two written here matter.
+  t.strictSame(after.entries.filter((entry) => entry.path !== '/requests').map((entry) => entry.requestId), [recent]);
+});
+
+t.test('dates outside the retention window are clamped to it: no 500, no wrong entries', async (t) => {
+  const workspace = await createWorkspace(stack);
+  const recent = requestIdAt(new Date(Date.now() - 2 * DAY));
+  await accounts.history.record.mutate({ entries: [record(workspace.workspaceId, recent)] });
+  const farFuture = '9999-12-31';
+  const cases: Array<[string, string[]]> = [
+    ['?to=0000-01-01', []],
+    ['?to=1969-12-31', []],
+    ['?from=0000-01-01&to=1970-01-01', []],
+    [`?from=${farFuture}`, []],
+    [`?to=${farFuture}`, [recent]],
+    ['?from=0000-01-01', [recent]],
+  ];
+  for (const [query, expected] of cases) {
+    const response = await request(stack.baseUrl, `/requests${query}`, { apiKey: workspace.apiKey });
+    t.equal(response.status, 200, `${query} is 200`);
+    // The reads of the history are entries too; only the one written here matters.
+    const written = response.body?.entries.filter((entry: HistoryEntry) => entry.path !== '/requests');
+    t.strictSame(written.map((entry: HistoryEntry) => entry.requestId), expected, `${query}: ${expected.length} entries`);
+    t.equal(response.body?.nextCursor, null);
+  }
+});
+
+t.test('an entry written again takes the newer outcome, but a recorded charge is never undone', async (t) => {
+  const workspace = await createWorkspace(stack);
+  const requestId = requestIdAt(new Date(Date.now() - 1000));
+  const write = (extra: Parameters<typeof record>[2]) => accounts.history.record.mutate({ entries: [record(workspace.workspaceId, requestId, extra)] });
+  const entryOf = async () => (await accounts.history.list.query({ workspaceId: workspace.workspaceId, limit: 10 })).entries.find((entry) => entry.requestId === requestId);
+  await write({ status: 504, code: 'upstream_timeout', charged: 0, resultCount: null, durationMs: 10_000 });
+  t.match(await entryOf(), { status: 504, charged: 0 });
+  await write({ status: 200, code: null, charged: 1, resultCount: 60, durationMs: 800 });
+  t.match(await entryOf(), { status: 200, code: null, charged: 1, resultCount: 60, durationMs: 800 }, 'a job page tried again and charged: the success is recorded');
+  await write({ status: 504, code: 'upstream_timeout', charged: 0, resultCount: null, durationMs: 10_000 });
+  t.match(await entryOf(), { status: 200, charged: 1 }, 'a late failure does not undo the charge');
 });
 
 t.test('two workspaces never see each other\'s history', async (t) => {

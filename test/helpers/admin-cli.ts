@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
-import { TEST_DATABASE_URL } from './test-env.js';
+import type { TestStack } from './test-stack.js';
 
 export interface CliResult {
   code: number;
@@ -9,13 +9,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the operators' admin command against the test database. */
-export function runAdmin(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the operators' admin command against a test stack's accounts service, as operators run it against theirs. */
+export function runAdmin(stack: Pick<TestStack, 'accountsInternalUrl' | 'internalToken'>, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [path.join(ROOT_DIR, 'services', 'accounts', 'dist', 'cli', 'admin.js'), ...args],
-      { env: { PATH: process.env.PATH ?? '', DATABASE_URL: TEST_DATABASE_URL, ...env } },
+      { env: { PATH: process.env.PATH ?? '', ACCOUNTS_URL: stack.accountsInternalUrl, INTERNAL_TOKEN: stack.internalToken, ...env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

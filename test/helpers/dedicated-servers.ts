@@ -14,6 +14,10 @@ export interface DedicatedServer {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections open but answers nothing (a hung server). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   destroy(): Promise<void>;
 }
 
@@ -54,21 +58,36 @@ function managed(command: string, args: string[], port: number, url: string, cle
       await waitForPort(port);
     },
     stop,
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
     async destroy() {
+      child?.kill('SIGCONT');
       await stop();
       await cleanup();
     },
   };
 }
 
-export async function dedicatedRedis(): Promise<DedicatedServer> {
+/**
+ * With `persistent`, Redis runs as operators are told to run it: append-only file, fsync every
+ * second, in a directory of its own that survives stop() and start() (a restart keeps its data).
+ */
+export async function dedicatedRedis(options: { persistent?: boolean } = {}): Promise<DedicatedServer> {
   const port = await freePort();
+  const dir = options.persistent ? await mkdtemp(path.join(tmpdir(), 'comps-redis-')) : undefined;
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir] : ['--appendonly', 'no'];
   const server = managed(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
     port,
     `redis://127.0.0.1:${port}`,
-    async () => undefined,
+    async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
   );
   await server.start();
   return server;

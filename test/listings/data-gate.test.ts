@@ -19,3 +19,16 @@ t.test('a closed gate answers that kind of data with 503 data_gate_closed, uncha
   assertError(t, await request(stack.baseUrl, '/v1/scrape?keyword=a&sold=false&marketSite=market.de', { apiKey }), 403, 'site_not_enabled');
   t.equal(await usedOf(stack, workspaceId), 1);
 });
+
+t.test('a job or a bulk search the gate or the site would refuse is refused at once, in one JSON answer', async (t) => {
+  const { workspaceId, apiKey } = await createWorkspace(stack);
+  const job = (body: unknown) => request(stack.baseUrl, '/v1/scrape/max', { method: 'POST', apiKey, body });
+  const bulk = (body: unknown) => request(stack.baseUrl, '/api/bulk-search', { method: 'POST', apiKey, body });
+  assertError(t, await job({ keyword: 'lamp' }), 503, 'data_gate_closed');
+  assertError(t, await bulk({ keywords: ['lamp', 'camera'] }), 503, 'data_gate_closed');
+  assertError(t, await bulk({ keywords: ['lamp'], sold: false, marketSite: 'market.de' }), 403, 'site_not_enabled');
+  const active = await bulk({ keywords: ['lamp'], sold: false, count: 5 });
+  t.equal(active.status, 200, 'an open gate streams');
+  t.strictSame((await request(stack.baseUrl, '/v1/scrape/max', { apiKey })).body.jobs, [], 'no job was created');
+  t.equal(await usedOf(stack, workspaceId), 1);
+});

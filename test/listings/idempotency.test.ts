@@ -76,6 +76,30 @@ t.test('a malformed key is 400 invalid_idempotency_key, before anything runs', a
   t.equal(await usedOf(stack, workspaceId), 1);
 });
 
+t.test('two Idempotency-Key headers are refused, not merged into one key', async (t) => {
+  const { workspaceId, apiKey } = await createWorkspace(stack);
+  const { request: rawRequest } = await import('node:http');
+  const url = new URL(`${stack.baseUrl}/v1/scrape?keyword=lamp`);
+  const answer = await new Promise<{ status: number; body: string; requestId: string | undefined }>((resolve, reject) => {
+    const outgoing = rawRequest(
+      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: 'GET', headers: ['host', url.host, 'authorization', `Bearer ${apiKey}`, 'idempotency-key', 'a', 'idempotency-key', 'b'] },
+      (incoming) => {
+        let body = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (body += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, requestId: incoming.headers['x-request-id'] as string | undefined }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+  t.equal(answer.status, 400);
+  const body = JSON.parse(answer.body);
+  t.equal(body.code, 'invalid_idempotency_key');
+  t.equal(body.requestId, answer.requestId);
+  t.equal(await usedOf(stack, workspaceId), 0, 'nothing ran');
+});
+
 t.test('replays are kept 24 hours', async (t) => {
   const { apiKey } = await createWorkspace(stack);
   await request(stack.baseUrl, '/v1/scrape?keyword=ttl', withKey(apiKey, 'ttl-key'));

@@ -25,6 +25,7 @@ t.test('served without a key, as a valid OpenAPI 3.1 document', async (t) => {
 t.test('it documents exactly the public routes that exist', async (t) => {
   const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
   t.strictSame(documented.sort(), [
+    'DELETE /v1/scrape/max/{jobId}',
     'GET /partner/scrape-market',
     'GET /public/scrape',
     'GET /requests',
@@ -34,10 +35,15 @@ t.test('it documents exactly the public routes that exist', async (t) => {
     'GET /v1/openapi.json',
     'GET /v1/scrape',
     'GET /v1/scrape/category',
+    'GET /v1/scrape/max',
+    'GET /v1/scrape/max/results/{jobId}',
+    'GET /v1/scrape/max/{jobId}/download.csv',
+    'POST /api/bulk-search',
+    'POST /v1/scrape/max',
   ]);
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const concrete = path.replace('{itemId}', '123456789012');
+      const concrete = path.replace('{itemId}', '123456789012').replace('{jobId}', '00000000-0000-4000-8000-000000000000');
       const answer = await request(stack.baseUrl, concrete, { method: method.toUpperCase(), apiKey });
       t.not(answer.body?.code, 'not_found', `${method.toUpperCase()} ${path} is routed (${answer.status})`);
       const anonymous = await request(stack.baseUrl, concrete, { method: method.toUpperCase() });
@@ -55,7 +61,7 @@ t.test('parameters and responses come from the contract schemas', async (t) => {
   t.match(byName.sold, { schema: { type: 'boolean', default: true } });
   t.match(byName.sortOrder, { schema: { enum: ['endedRecently', 'timeNewlyListed', 'pricePlusPostageLowest', 'pricePlusPostageHighest'] } });
   t.ok(search.parameters.some((parameter) => parameter.$ref === '#/components/parameters/Idempotency-Key'));
-  t.strictSame(Object.keys(search.responses).sort(), ['200', '400', '401', '403', '404', '409', '429', '500', '502', '503', '504']);
+  t.strictSame(Object.keys(search.responses).sort(), ['200', '400', '401', '403', '404', '405', '409', '429', '500', '502', '503', '504']);
   t.match(document.paths['/v1/item/{itemId}']!.get!.parameters[0], { name: 'itemId', in: 'path', required: true, schema: { pattern: '^[0-9]{9,15}$' } });
   for (const name of ['ListingCollection', 'ListingItem', 'ItemDetails', 'Capabilities', 'Usage', 'HistoryPage', 'Error', 'Money']) {
     t.ok(document.components.schemas[name], `component ${name}`);

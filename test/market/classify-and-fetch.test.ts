@@ -18,6 +18,20 @@ t.test('the classifier, before any parsing', async (t) => {
   t.equal(classifyAnswer(answer(200, '<html><head><title>Sign in or Register | eBay</title></head></html>'), 'search')?.code, 'upstream_blocked', 'a sign-in wall');
   t.equal(classifyAnswer(answer(200, '<html></html>', { url: 'https://signin.market.test/ws/eBayISAPI.dll' }), 'item')?.code, 'upstream_blocked', 'redirected to sign-in');
   t.equal(classifyAnswer(answer(403, '<html><div id="captcha-container"></div></html>'), 'search')?.code, 'upstream_blocked', 'a captcha behind 403');
+  const signInAddresses = [
+    'https://signin.market.test/signin/?ru=https%3A%2F%2Fwww.market.test%2Fsch%2Fi.html',
+    'https://www.market.test/signin/s?ru=x',
+    'https://www.market.test/splashui/challenge?ap=1&appName=orch&ru=https%3A%2F%2Fwww.market.test%2Fsch%2Fi.html',
+    'https://www.market.test/ws/eBayISAPI.dll?SignIn&ru=x',
+    'http://127.0.0.1:4010/market.com/signin/?ru=x',
+  ];
+  for (const url of signInAddresses) {
+    const refusal = classifyAnswer(answer(200, '<html><body>Hello</body></html>', { url }), 'search');
+    t.equal(refusal?.code, 'upstream_blocked', `redirected to ${url}`);
+    t.match(refusal?.message, /signed-in session.*MARKET_COOKIE/, 'tells the operator what sold searches need');
+  }
+  t.match(classifyAnswer(answer(200, readFixture('challenge_pardon_our_interruption.html')), 'search')?.message, /bot check/);
+  t.equal(classifyAnswer(answer(200, RESULTS_PAGE, { url: 'https://www.market.test/itm/signing-pen/123456789012' }), 'item'), null, 'a slug that starts with "signin" is not the sign-in page');
   const throttled = classifyAnswer(answer(429, '', { retryAfterSeconds: 7 }), 'search');
   t.strictSame([throttled?.code, throttled?.retryAfter], ['upstream_rate_limited', 7], '429 keeps its Retry-After');
   t.equal(classifyAnswer(answer(429, ''), 'search')?.retryAfter, 5, 'and has one when the marketplace gave none');
@@ -88,7 +102,7 @@ t.teardown(() => fetcher.close());
 
 t.test('requests carry the site\'s language, a user agent, compression and the cookie', async (t) => {
   const page = await fetcher.fetch(`${origin}/echo`, 'de-DE,de;q=0.9');
-  const headers = JSON.parse(page.body);
+  const headers = JSON.parse(page.body.toString('utf8'));
   t.equal(headers['accept-language'], 'de-DE,de;q=0.9');
   t.equal(headers['user-agent'], 'TestAgent/1.0 (like Chrome)');
   t.equal(headers.cookie, 'session=abc');
@@ -98,10 +112,10 @@ t.test('requests carry the site\'s language, a user agent, compression and the c
 });
 
 t.test('compressed answers are decompressed; a redirect is followed and the final address kept', async (t) => {
-  t.equal((await fetcher.fetch(`${origin}/gzip`, 'en')).body, RESULTS_PAGE);
-  t.equal((await fetcher.fetch(`${origin}/br`, 'en')).body, '<html>ünïcödé</html>');
+  t.equal((await fetcher.fetch(`${origin}/gzip`, 'en')).body.toString('utf8'), RESULTS_PAGE);
+  t.equal((await fetcher.fetch(`${origin}/br`, 'en')).body.toString('utf8'), '<html>ünïcödé</html>', 'the bytes, for the parser to decode');
   const redirected = await fetcher.fetch(`${origin}/redirect`, 'en');
-  t.strictSame([redirected.status, redirected.url, redirected.body], [200, `${origin}/gzip`, RESULTS_PAGE]);
+  t.strictSame([redirected.status, redirected.url, redirected.body.toString('utf8')], [200, `${origin}/gzip`, RESULTS_PAGE]);
 });
 
 t.test('no answer in time is upstream_timeout, for the headers and for a body that trickles', async (t) => {
@@ -141,7 +155,7 @@ t.test('an outbound proxy from configuration carries the requests', async (t) =>
   const proxied = new PageFetcher({ userAgent: 'x', timeoutMs: 2000, maxResponseBytes: 20_000, proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
   try {
     const page = await proxied.fetch(`${origin}/echo`, 'fr-FR');
-    t.equal(JSON.parse(page.body)['accept-language'], 'fr-FR');
+    t.equal(JSON.parse(page.body.toString('utf8'))['accept-language'], 'fr-FR');
     t.strictSame(tunnels, [origin.replace('http://', '')], 'through the proxy');
   } finally {
     await proxied.close();

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { itemDetailsSchema, listingItemSchema, type ListingItem } from '@comps/shared/contract/listing';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
-import { EXPECTED_DIR, expectedFiles, readFixture } from '../helpers/fixtures.js';
+import { parseHtml } from '@comps/shared/market/parse/dom';
+import { isItemNotFoundPage, parseItemPage, readItemPage } from '@comps/shared/market/parse/item-page';
+import { loadHtml } from '@comps/shared/market/parse/load-html';
+import { parseSearchDocument, parseSearchPage } from '@comps/shared/market/parse/search-page';
+import { EXPECTED_DIR, FIXTURES_DIR, expectedFiles, readFixture } from '../helpers/fixtures.js';
 
 interface ExpectedSearch {
   file: string;
@@ -25,22 +29,38 @@ interface ExpectedItem {
 }
 
 // Expected values were established by reading each saved page; a change that alters one fails here.
+// The readers the services use (`parseSearchPage`, `readItemPage`, through the interpret functions) must
+// give exactly what the whole-tree readers give (`parseSearchDocument`, `parseItemPage` on the page's whole tree),
+// from the page's text and from its bytes (the services' way: the parser decodes what it returns) alike.
 for (const expectedFile of expectedFiles()) {
   const expected = JSON.parse(readFileSync(path.join(EXPECTED_DIR, expectedFile), 'utf8')) as ExpectedSearch | ExpectedItem;
   t.test(expected.file, async (t) => {
     const answer = { status: 200, body: readFixture(expected.file), url: `https://www.${expected.site}/`, retryAfterSeconds: null };
+    const bytes = readFileSync(path.join(FIXTURES_DIR, expected.file));
+    const bytesAnswer = { ...answer, body: bytes };
     if (expected.kind === 'item') {
       const item = interpretItemAnswer(answer, expected.site, null);
       t.strictSame(item, expected.item);
+      t.strictSame(interpretItemAnswer(bytesAnswer, expected.site, null), item, 'from the bytes, the same item');
+      const $ = loadHtml(answer.body);
+      t.notOk(isItemNotFoundPage($));
+      t.strictSame(parseItemPage($, expected.site, null), item, 'the whole-tree reader gives the same item');
+      t.strictSame(readItemPage(answer.body, expected.site, null), { kind: 'item', item }, 'read directly');
+      t.strictSame(readItemPage(bytes, expected.site, null), { kind: 'item', item }, 'read directly from the bytes');
       const full = { ...item, marketSite: expected.site, source: { marketSite: expected.site, fetchedAt: new Date().toISOString(), upstreamMs: 0 }, requestId: 'req_x' };
       t.ok(itemDetailsSchema.safeParse(full).success, 'in the contract shape');
       return;
     }
     if (expected.error) {
       t.throws(() => interpretSearchAnswer(answer, expected.site), { code: expected.error }, `refused as ${expected.error}`);
+      t.throws(() => interpretSearchAnswer(bytesAnswer, expected.site), { code: expected.error }, `from the bytes, refused as ${expected.error}`);
       return;
     }
     const page = interpretSearchAnswer(answer, expected.site);
+    t.strictSame(interpretSearchAnswer(bytesAnswer, expected.site), page, 'from the bytes, the same page, every row');
+    t.strictSame(parseSearchDocument(parseHtml(answer.body), expected.site), { ...page, isResultsPage: true }, 'the whole-tree reader gives the same page, every row');
+    t.strictSame(parseSearchPage(answer.body, expected.site), { ...page, isResultsPage: true }, 'read directly');
+    t.strictSame(parseSearchPage(bytes, expected.site), { ...page, isResultsPage: true }, 'read directly from the bytes');
     const loose = page.items.filter((item) => item.looseMatch);
     t.strictSame(
       {

@@ -5,6 +5,7 @@ import { normalizeRow } from '@comps/shared/market/parse/normalize-row';
 import type { RawRow } from '@comps/shared/market/parse/raw-row';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { parseLocalizedDate, parseSoldCaption } from '@comps/shared/market/parse/sold-date';
+import * as vocabulary from '@comps/shared/market/parse/vocabulary';
 
 t.test('prices and currencies', async (t) => {
   const cases: Array<[string, MarketSite, number | null, string | null, boolean?]> = [
@@ -32,6 +33,11 @@ t.test('prices and currencies', async (t) => {
     ['S/. 44.38', 'market.com', 44.38, 'PEN'],
     ['EUR 1.300', 'market.de', 1300, 'EUR'],
     ['GBP 10.00', 'market.com', 10, 'GBP'],
+    ['KRW129,680.08', 'market.com', 129680, 'KRW'],
+    ['KRW 7,500', 'market.com', 7500, 'KRW'],
+    ['KRW129.68', 'market.com', 130, 'KRW'],
+    ['EUR13,00', 'market.de', 13, 'EUR'],
+    ['GBP4.49', 'market.com', 4.49, 'GBP'],
     ['Tap item to see current price', 'market.com', null, null],
     ['12,50', 'market.de', null, null],
   ];
@@ -46,6 +52,7 @@ t.test('ranges: the lower end, marked as a range', async (t) => {
   t.strictSame(parsePrice('$45.49 to $50.77', 'market.com'), { money: { value: 45.49, currency: 'USD' }, isRange: true });
   t.strictSame(parsePrice('£0.99 to £1.99', 'market.co.uk'), { money: { value: 0.99, currency: 'GBP' }, isRange: true });
   t.strictSame(parsePrice('+$9.95 delivery by Sat, Nov. 1', 'market.com', { single: true }), { money: { value: 9.95, currency: 'USD' }, isRange: false });
+  t.strictSame(parsePrice('KRW1,711.13 ~ KRW68,445.28', 'market.com'), { money: { value: 1711, currency: 'KRW' }, isRange: true });
 });
 
 t.test('amounts: the decimal separator read from the number', async (t) => {
@@ -56,6 +63,8 @@ t.test('amounts: the decimal separator read from the number', async (t) => {
     ['1.300', 2, 1300],
     ['1,000,000', 2, 1000000],
     ['6,314', 0, 6314],
+    ['129,680.08', 0, 129680],
+    ['129.68', 0, 130],
     ['99.999', 2, 99999],
     ['0.99', 2, 0.99],
     ['10.005', 2, 10005],
@@ -164,6 +173,7 @@ t.test('shipping in the sites\' words', async (t) => {
     ['market.es', '+4,00 EUR envío', 4, 'EUR'],
     ['market.es', 'Envío gratis', 0, 'EUR'],
     ['market.com', '＋送料3,391 円', 3391, 'JPY'],
+    ['market.com', '+배송비 KRW36,330.95', 36331, 'KRW'],
     ['market.com', 'Envío no especificado', null, null],
     ['market.co.uk', 'Postage not specified', null, null],
   ];
@@ -222,5 +232,44 @@ t.test('the loose-match divider is only the "fewer words" notice', async (t) => 
   }
   for (const notice of ['685 items found from eBay international sellers', 'Simplificamos tus resultados de búsqueda']) {
     t.strictSame(parseSearchPage(page(notice), 'market.com').items.map((item) => item.looseMatch), [false, false], `not a divider: ${notice}`);
+  }
+});
+
+/** A current-layout card, trimmed from the saved sold pages (`sold_us_scard_vw_beetle.html`) to the parts the parser reads. */
+function sCard(id: string, priceSpans: string[], rows: string[]): string {
+  const prices = priceSpans.map((text) => `<span class="su-styled-text positive bold large-1 s-card__price">${text}</span>`).join('');
+  const attributeRows = rows.map((text) => `<div class=s-card__attribute-row><span class="su-styled-text secondary large">${text}</span></div>`).join('');
+  return `<li class="s-card s-card--horizontal" id=item57c7629650 data-listingid=${id}><div class="su-card-container su-card-container--horizontal"><div class=su-card-container__content><div class=su-card-container__header><div class=s-card__caption><span class="su-styled-text positive default" aria-label="Sold Item">Sold  Mar 7, 2026</span></div><a class=s-card__link target=_blank href=https://www.ebay.com/itm/${id}?_skw=lego&itmmeta=01KQ><div role=heading aria-level=3 class=s-card__title><span class="su-styled-text primary default">LEGO Star Wars 75192 Millennium Falcon</span><span class=clipped>Opens in a new window or tab</span></div></a><div class=s-card__subtitle-row><div class=s-card__subtitle><span class="su-styled-text secondary default">Pre-Owned</span></div></div></div><div class="su-card-container__attributes su-card-container__attributes--has-secondary"><div class=su-card-container__attributes__primary><div class=s-card__attribute-row>${prices}</div>${attributeRows}</div><div class=su-card-container__attributes__secondary><div class=s-card__attribute-row><span class="su-styled-text primary large">ymparts </span><span class="su-styled-text primary large">100% positive (354)</span></div></div></div></div></div></li>`;
+}
+
+t.test('prices written with an ISO code before the number, on a card', async (t) => {
+  const page = `<div class="srp-river-results clearfix" id="srp-river-results"><ul class="srp-results srp-list clearfix">${sCard('377007281744', ['KRW129,680.08'], ['+배송비 KRW36,330.95', 'Located in United States'])}${sCard('188114878749', ['KRW1,711.13', '~', 'KRW68,445.28'], ['무료 배송'])}</ul></div>`;
+  const [single, range] = parseSearchPage(page, 'market.com').items;
+  t.strictSame([single?.price, single?.priceText, single?.shipping, single?.shippingText], [{ value: 129680, currency: 'KRW' }, 'KRW129,680.08', { value: 36331, currency: 'KRW' }, '+배송비 KRW36,330.95']);
+  t.equal(single?.priceIsDisplayedOnly, false, 'a sold fixed price in won is what the buyer paid');
+  t.strictSame([range?.price, range?.priceText, range?.priceIsDisplayedOnly], [{ value: 1711, currency: 'KRW' }, 'KRW1,711.13 ~ KRW68,445.28', true], 'a range: its lower end, a display');
+  t.strictSame(range?.shipping, { value: 0, currency: 'KRW' }, 'free shipping in the price\'s currency');
+});
+
+/** An older-layout row, trimmed from the saved `active_uk_sitem_warhammer.html` to the parts the parser reads. */
+function sItem(id: string, title: string): string {
+  const href = `https://www.ebay.co.uk/itm/${title.replace(/\W+/g, '-')}/${id}?epid=15038983780&amp;hash=item3dad5b5d68`;
+  return `<li class="s-item s-item--watch-at-corner" data-view="mi:1686|iid:1"><div class="s-item__wrapper clearfix"><div class="s-item__image-section"><div class="s-item__image"><a aria-hidden="true" href="${href}" tabindex="-1"><div class="s-item__image-wrapper"><img alt="${title}" class="s-item__image-img" loading="eager" src="https://i.ebayimg.com/thumbs/images/g/IdYAAOSw1wtfiWFd/s-l225.jpg"/></div></a></div></div><div class="s-item__info clearfix"><a class="s-item__link" href="${href}"><h3 class="s-item__title">${title}</h3></a><div class="s-item__subtitle"><span class="SECONDARY_INFO">Brand new</span></div><div class="s-item__details clearfix"><div class="s-item__detail s-item__detail--primary"><span class="s-item__price">£3.95</span></div><div class="s-item__detail s-item__detail--primary"><span class="s-item__purchase-options-with-icon">Buy it now</span></div><span class="s-item__detail s-item__detail--secondary"><span class="s-item__location s-item__itemLocation">From United Kingdom</span></span><div class="s-item__detail s-item__detail--primary"><span class="s-item__shipping s-item__logisticsCost">+ £23.91 postage estimate</span></div></div></div></div></li>`;
+}
+
+t.test('older s-item pages: rows outside the results list are not results', async (t) => {
+  // As on the saved page: a hidden `.clipped` row before the list, a carousel answer inside it; then a related-items carousel after it.
+  const page = `<div class="srp-river srp-layout-inner"><div class="srp-river-main clearfix" id="srp-river-main"><div aria-hidden="true" class="clipped">${sItem('264901451101', 'Hidden row')}</div><div class="srp-river-results clearfix" id="srp-river-results"><ul class="srp-results srp-list clearfix">${sItem('264901451112', 'Warhammer 40k Intercessor sprue')}<li class="srp-river-answer srp-river-answer--SPECTRUM_OF_VALUE_CAROUSEL"><div class="srp-sov"><div class="srp-items-carousel__container"><div class="carousel srp-items-carousel"><ul class="carousel__list"><li class="carousel__snap-point srp-items-carousel__list-item"><ul class="srp-items-carousel__list">${sItem('264901451123', 'Carousel row')}</ul></li></ul></div></div></div></li>${sItem('264901451134', 'Warhammer Space Marine Captain')}</ul></div><div class="srp-related-items"><div class="carousel"><ul class="carousel__list">${sItem('264901451145', 'Related row one')}${sItem('264901451156', 'Related row two')}</ul></div></div></div></div>`;
+  const parsed = parseSearchPage(page, 'market.co.uk');
+  t.strictSame(parsed.items.map((item) => item.itemId), ['264901451112', '264901451134']);
+  t.strictSame([parsed.items[0]?.title, parsed.items[0]?.price, parsed.items[0]?.shipping], ['Warhammer 40k Intercessor sprue', { value: 3.95, currency: 'GBP' }, { value: 23.91, currency: 'GBP' }]);
+  t.equal(parsed.rowsDropped, 0);
+  const listless = parseSearchPage(`<div class="srp-river-main">${sItem('264901451112', 'Warhammer 40k Intercessor sprue')}</div>`, 'market.co.uk');
+  t.strictSame(listless.items.map((item) => item.itemId), ['264901451112'], 'a page without a results list: its rows, as before');
+});
+
+t.test('the vocabulary is written in lower case, as the lookups compare it', async (t) => {
+  for (const [name, value] of Object.entries(vocabulary)) {
+    if (Array.isArray(value)) t.strictSame(value.filter((text) => text !== text.toLowerCase()), [], name);
   }
 });

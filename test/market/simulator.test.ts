@@ -64,17 +64,38 @@ t.test('the query is honoured', async (t) => {
   t.ok(category.items.length > 0, 'category browse');
 });
 
-t.test('keywords with no results, a handful and thousands; past the last page, the last page again', async (t) => {
-  const totals = new Map<string, number>();
-  for (let i = 0; i < 40; i += 1) totals.set(`thing${i}`, (await search({ keyword: `thing${i}` })).totalResults ?? -1);
-  const values = [...totals.values()];
-  t.ok(values.some((value) => value === 0), 'some keywords find nothing');
-  t.ok(values.some((value) => value > 0 && value <= 12), 'some a handful');
-  t.ok(values.some((value) => value >= 1000), 'some thousands');
-  const handful = [...totals.entries()].find(([, value]) => value > 0 && value <= 12)!;
-  const only = await search({ keyword: handful[0] });
-  t.equal(only.items.length, handful[1], 'a handful of rows');
-  t.equal(only.hasNextPage, false);
+const ORDINARY_KEYWORDS = [
+  'nintendo', 'nintendo switch', 'iphone', 'lego', 'teapot', 'vintage camera', 'sony headphones', 'pokemon cards', 'lamp', 'ceramic vase',
+  'leather wallet', 'mechanical keyboard', 'record player', 'road bike', 'wool sweater', 'board game', 'pocket knife', 'fountain pen', 'desk lamp', 'hiking boots',
+];
+
+t.test('ordinary words find many sold listings, popular ones thousands', async (t) => {
+  for (const keyword of ORDINARY_KEYWORDS) {
+    const page = await search({ keyword, exactMatch: true });
+    const sold = page.items.filter((item) => item.sold && !item.looseMatch);
+    t.ok(sold.length >= 20, `${keyword}: ${sold.length} sold listings on the first page`);
+  }
+  for (const keyword of ['nintendo', 'iphone', 'lego']) t.ok((await search({ keyword })).totalResults! >= 1000, `${keyword}: thousands`);
+});
+
+t.test('long exact phrases find few, then loose matches; nonsense and sim:empty find nothing', async (t) => {
+  const phrase = await search({ keyword: 'canon ae-1 program 35mm film camera body', exactMatch: false });
+  t.ok(phrase.totalResults! < 60, `an exact seven-word phrase: ${phrase.totalResults} results`);
+  const loose = phrase.items.filter((item) => item.looseMatch);
+  t.ok(loose.length > 0, 'loose matches follow');
+  t.ok(phrase.items.slice(0, phrase.items.length - loose.length).every((item) => !item.looseMatch), 'below the divider');
+  for (const keyword of ['xkcdq', 'qwrtplk zzzzz', 'x sim:empty', 'iphone sim:empty']) {
+    const page = await search({ keyword, exactMatch: false });
+    t.strictSame([page.items.length, page.totalResults], [0, 0], `${keyword}: nothing`);
+  }
+  const halfNonsense = await search({ keyword: 'iphone xkcdq', exactMatch: false });
+  t.equal(halfNonsense.totalResults, 0, 'a nonsense word matches nothing exactly');
+  t.ok(halfNonsense.items.length > 0 && halfNonsense.items.every((item) => item.looseMatch), 'the sensible word finds loose matches');
+});
+
+t.test('a handful of rows; past the last page, the last page again', async (t) => {
+  const only = await search({ keyword: 'widget sim:total=7' });
+  t.strictSame([only.items.length, only.totalResults, only.hasNextPage], [7, 7, false], 'a handful of rows');
   const last = await search({ keyword: 'widget sim:total=130' });
   t.strictSame([last.items.length, last.hasNextPage], [60, true]);
   const third = await search({ keyword: 'widget sim:total=130', page: 3 });
@@ -123,6 +144,7 @@ t.test('item pages for the ids it lists; other ids get the not-found page', asyn
 
 t.test('directives in the search text', async (t) => {
   await t.rejects(search({ keyword: 'x sim:block' }), { code: 'upstream_blocked' });
+  await t.rejects(search({ keyword: 'x sim:signin' }), { code: 'upstream_blocked', message: /MARKET_COOKIE/ }, 'a redirect to the sign-in page, followed by the fetcher');
   await t.rejects(search({ keyword: 'x sim:throttle' }), { code: 'upstream_rate_limited', retryAfter: 2 });
   await t.rejects(search({ keyword: 'x sim:error' }), { code: 'upstream_error' });
   const started = Date.now();

@@ -37,6 +37,25 @@ t.test('with Redis stopped, authenticated requests fail fast with 503 and recove
   t.pass('works again once Redis is back');
 });
 
+t.test('with Redis hung (SIGSTOP), requests answer 503 within about a second and 200 again after SIGCONT', async (t) => {
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
+  redis.pause();
+  try {
+    const answers = await Promise.all(
+      ['/usage', '/requests', '/v1/scrape?keyword=lamp', '/v1/item/311280697654', '/usage'].map((path) => timed(path)),
+    );
+    for (const { response, ms } of answers) {
+      assertError(t, response, 503, 'service_unavailable');
+      // The deadline is one second; the rest is the machine's own load.
+      t.ok(ms < 2500, `answered in ${ms} ms while Redis hangs`);
+    }
+  } finally {
+    redis.resume();
+  }
+  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 5000, 100);
+  t.equal((await request(stack.baseUrl, '/v1/scrape?keyword=lamp', { apiKey })).status, 200, 'searches work again at once');
+});
+
 t.test('with MariaDB stopped, authenticated requests fail fast with 503 and recover when it is back', async (t) => {
   t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
   await mariadb.stop();

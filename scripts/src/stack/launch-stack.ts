@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Writable } from 'node:stream';
 import { freePort } from './free-port.js';
-import { ManagedProcess } from './managed-process.js';
+import { ManagedProcess, describeExit, type ProcessOutput } from './managed-process.js';
 
 export const ROOT_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -25,8 +24,12 @@ export interface StackOptions {
   ports?: Partial<StackPorts>;
   /** Extra variables for one service only. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  output?: 'inherit' | Writable;
+  output?: ProcessOutput;
   caddyBin?: string;
+  /** Aborting it during the start stops what was started; launchStack then rejects. */
+  signal?: AbortSignal;
+  /** Progress lines (which process starts, stops, how long it took). */
+  log?: (line: string) => void;
 }
 
 export interface Stack {
@@ -37,8 +40,29 @@ export interface Stack {
   processes: Record<ServiceName | 'caddy', ManagedProcess>;
   /** Starts one more api process on its own ports, sharing everything else (for multi-instance tests). */
   startExtraApi(env?: Record<string, string>): Promise<{ url: string; process: ManagedProcess }>;
-  stop(): Promise<void>;
+  /** Starts one more jobs process (another worker on the same database and Redis). */
+  startExtraJobs(env?: Record<string, string>): Promise<{ url: string; process: ManagedProcess }>;
+  /** Stops everything in order within `budgetMs` (what is left at the end is killed). */
+  stop(budgetMs?: number): Promise<void>;
 }
+
+/** The whole stop, from the first signal to the last process gone, stays under the 15 s operators are promised. */
+export const STOP_BUDGET_MS = 14_000;
+
+/**
+ * How long each process may take to stop before it is killed. Caddy's own `grace_period` (8 s) lets requests in
+ * flight finish; the api then has its buffered history and settlements to deliver.
+ */
+const STOP_GRACE_MS: Record<ServiceName | 'caddy', number> = {
+  caddy: 9_000,
+  api: 10_000,
+  jobs: 5_000,
+  accounts: 5_000,
+  'market-sim': 3_000,
+};
+
+/** Caddyfile settings an operator or a test may change (see proxy/Caddyfile). */
+const CADDY_VARIABLES = ['CADDY_LOG_LEVEL', 'CADDY_READ_HEADER_TIMEOUT', 'CADDY_IDLE_TIMEOUT'] as const;
 
 async function resolvePorts(ports: Partial<StackPorts> = {}): Promise<StackPorts> {
   const pick = async (port: number | undefined) => (port ? port : freePort());
@@ -53,7 +77,7 @@ async function resolvePorts(ports: Partial<StackPorts> = {}): Promise<StackPorts
   };
 }
 
-function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: string, output: 'inherit' | Writable) {
+function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: string, output: ProcessOutput) {
   return new ManagedProcess({
     name,
     command: process.execPath,
@@ -62,21 +86,28 @@ function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: s
     cwd: ROOT_DIR,
     output,
     readyUrl,
+    detached: true,
+    ipc: true,
   });
 }
 
 /**
- * Starts the marketplace simulator, accounts, api, jobs and Caddy in front of them (migrations are the caller's step), each
- * checked ready before the next; stop() ends them in reverse order. Used by `npm start` and tests.
+ * Starts the marketplace simulator, accounts, api, jobs and Caddy in front of them (migrations are the caller's step),
+ * each checked ready before the next. Each runs in a process group of its own and follows the launcher if it dies.
+ * stop() ends them in the order that loses no request: Caddy stops taking requests and lets those in flight finish,
+ * then the api (and its extra instances), jobs, accounts, the simulator. A start that fails part way stops what it
+ * started and rejects with the reason. Used by `npm start`, the tests and the benchmark.
  */
 export async function launchStack(options: StackOptions): Promise<Stack> {
   const ports = await resolvePorts(options.ports);
   const output = options.output ?? 'inherit';
+  const log = options.log ?? (() => undefined);
   const local = (port: number) => `http://127.0.0.1:${port}`;
   const base = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     ...options.env,
     ACCOUNTS_URL: local(ports.accountsInternal),
+    JOBS_URL: local(ports.jobsInternal),
     MARKET_SIM_URL: local(ports.marketSim),
   };
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
@@ -102,6 +133,9 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     `${local(ports.jobsInternal)}/readyz`,
     output,
   );
+  const caddyVariables = Object.fromEntries(
+    CADDY_VARIABLES.flatMap((name) => (options.env[name] ? [[name, options.env[name]] as const] : [])),
+  );
   const caddy = new ManagedProcess({
     name: 'caddy',
     command: options.caddyBin ?? 'caddy',
@@ -112,22 +146,43 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
       PORT: String(ports.public),
       API_UPSTREAM: `127.0.0.1:${ports.api}`,
       ACCOUNTS_PUBLIC_UPSTREAM: `127.0.0.1:${ports.accounts}`,
-      ...(options.env.CADDY_LOG_LEVEL ? { CADDY_LOG_LEVEL: options.env.CADDY_LOG_LEVEL } : {}),
+      ...caddyVariables,
     },
     cwd: ROOT_DIR,
     output,
     readyUrl: `${local(ports.public)}/v1/capabilities`,
+    detached: true,
+    terminateWithParent: true,
   });
 
-  const started: ManagedProcess[] = [];
   const extras: ManagedProcess[] = [];
-  const stop = async () => {
-    for (const process of [...extras, ...started].reverse()) await process.stop();
+  // Extra api and jobs processes stop with their kind.
+  const stopOrder = () => {
+    const rank: Array<ServiceName | 'caddy'> = ['caddy', 'api', 'jobs', 'accounts', 'market-sim'];
+    return [caddy, api, jobs, accounts, marketSim, ...extras].sort(
+      (a, b) => rank.indexOf(a.name as ServiceName | 'caddy') - rank.indexOf(b.name as ServiceName | 'caddy'),
+    );
   };
+  const graceOf = (process: ManagedProcess) => STOP_GRACE_MS[process.name as ServiceName | 'caddy'] ?? 10_000;
+  const stop = async (budgetMs = STOP_BUDGET_MS) => {
+    const deadline = Date.now() + budgetMs;
+    for (const process of stopOrder()) {
+      if (!process.running) {
+        await process.stopWithExit(0);
+        continue;
+      }
+      const started = Date.now();
+      const left = deadline - started;
+      const exit = left > 0 ? await process.stopWithExit(Math.min(graceOf(process), left)) : (await process.kill(), undefined);
+      log(`${process.name} ${exit ? describeExit(exit) : 'was killed: out of time'} (${Date.now() - started} ms)`);
+    }
+  };
+
   try {
     for (const process of [marketSim, accounts, api, jobs, caddy]) {
-      await process.start();
-      started.push(process);
+      const started = Date.now();
+      await process.start(options.signal);
+      log(`${process.name} ready (pid ${process.pid}, ${Date.now() - started} ms)`);
     }
   } catch (error) {
     await stop();
@@ -146,6 +201,13 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
       await extra.start();
       extras.push(extra);
       return { url: local(apiPort), process: extra };
+    },
+    async startExtraJobs(env = {}) {
+      const internalPort = await freePort();
+      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output);
+      await extra.start();
+      extras.push(extra);
+      return { url: local(internalPort), process: extra };
     },
     stop,
   };

@@ -7,6 +7,7 @@ import {
   envPositiveInt,
   internalTokenSchema,
   logLevelSchema,
+  redisUrlSchema,
 } from '@comps/shared/config/env-fields';
 
 const accountsEnvSchema = z
@@ -20,6 +21,21 @@ const accountsEnvSchema = z
     QUOTA_RESERVATION_TTL_SECONDS: envPositiveInt(300),
     QUOTA_SWEEP_INTERVAL_MS: envPositiveInt(10_000),
     HISTORY_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
+    REDIS_URL: redisUrlSchema,
+    REDIS_KEY_PREFIX: z.string().min(1).default('comps:'),
+    SIGNUP: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+    SESSION_IDLE_MINUTES: envPositiveInt(120),
+    SESSION_ABSOLUTE_HOURS: envPositiveInt(24),
+    SIGN_IN_FAILURES_PER_ACCOUNT: envPositiveInt(10),
+    SIGN_IN_FAILURES_PER_ADDRESS: envPositiveInt(50),
+    SIGN_IN_FAILURE_WINDOW_MINUTES: envPositiveInt(15),
+    SIGN_UPS_PER_ADDRESS_PER_HOUR: envPositiveInt(10),
+    JOBS_URL: z.url().default('http://127.0.0.1:4102'),
+    INTERNAL_CALL_TIMEOUT_MS: envPositiveInt(3000),
+  })
+  .refine((env) => env.SESSION_IDLE_MINUTES <= env.SESSION_ABSOLUTE_HOURS * 60, {
+    error: 'must not be longer than SESSION_ABSOLUTE_HOURS',
+    path: ['SESSION_IDLE_MINUTES'],
   })
   .transform((env) => ({
     publicPort: env.ACCOUNTS_PORT,
@@ -31,6 +47,18 @@ const accountsEnvSchema = z
     reservationTtlSeconds: env.QUOTA_RESERVATION_TTL_SECONDS,
     sweepIntervalMs: env.QUOTA_SWEEP_INTERVAL_MS,
     historyPurgeIntervalMs: env.HISTORY_PURGE_INTERVAL_MS,
+    redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    signUpOpen: env.SIGNUP === 'open',
+    sessions: { idleMs: env.SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000 },
+    authThrottle: {
+      accountFailures: env.SIGN_IN_FAILURES_PER_ACCOUNT,
+      addressFailures: env.SIGN_IN_FAILURES_PER_ADDRESS,
+      windowSeconds: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60,
+      signUpsPerAddressPerHour: env.SIGN_UPS_PER_ADDRESS_PER_HOUR,
+    },
+    jobsUrl: env.JOBS_URL.replace(/\/$/, ''),
+    internalCallTimeoutMs: env.INTERNAL_CALL_TIMEOUT_MS,
   }));
 
 export type AccountsConfig = z.output<typeof accountsEnvSchema>;
@@ -40,9 +68,23 @@ export function loadAccountsConfig(env: Readonly<Record<string, string | undefin
 }
 
 const adminEnvSchema = z
-  .object({ DATABASE_URL: databaseUrlSchema })
-  .transform((env) => ({ databaseUrl: env.DATABASE_URL }));
+  .object({
+    ACCOUNTS_URL: z.url().default('http://127.0.0.1:4103'),
+    INTERNAL_TOKEN: internalTokenSchema.optional(),
+    INTERNAL_CALL_TIMEOUT_MS: envPositiveInt(10_000),
+    // Where people open the dashboard: the set-password links that `user create` prints start with it.
+    // Without it, the address `npm start` serves on this machine (Caddy on PORT).
+    PUBLIC_URL: z.url().optional(),
+    PORT: envPort(8080),
+  })
+  .transform((env) => ({
+    accountsUrl: env.ACCOUNTS_URL,
+    internalToken: env.INTERNAL_TOKEN,
+    timeoutMs: env.INTERNAL_CALL_TIMEOUT_MS,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+  }));
 
+/** The admin command talks to the running accounts service (its internal port), as every other caller does. */
 export function loadAdminConfig(env: Readonly<Record<string, string | undefined>>) {
   return loadConfig('admin', adminEnvSchema, env);
 }

@@ -1,5 +1,6 @@
 import { createDb } from '@comps/shared/db/create-db';
 import { createLogger } from '@comps/shared/logging/create-logger';
+import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { startPeriodicTask } from '@comps/shared/runtime/periodic-task';
@@ -7,21 +8,40 @@ import { loadAccountsConfig } from './config.js';
 import { purgeHistory } from './history/history-service.js';
 import { createInternalApp } from './http/internal-app.js';
 import { createPublicApp } from './http/public-app.js';
+import { jobsServiceGateway } from './jobs/jobs-service-gateway.js';
 import { createLedgerContext } from './ledger/ledger-context.js';
-import { releaseExpiredReservations } from './ledger/ledger-service.js';
+import { purgeSettledReservations, releaseExpiredReservations } from './ledger/ledger-service.js';
+import { AuthThrottle } from './sessions/auth-throttle.js';
+import { purgeExpiredSessions } from './sessions/session-service.js';
+import { createAssetStore } from './web/static-assets.js';
 
 async function main(): Promise<void> {
   const config = loadAccountsConfig(process.env);
   const logger = createLogger('accounts', config.logLevel);
   const db = createDb({ url: config.databaseUrl, connectionLimit: 20, isolation: 'read committed' });
   const ledger = createLedgerContext(db, config.reservationTtlSeconds * 1000);
+  // Only sign-in and sign-up need Redis (their throttles); the internal API works without it, so
+  // Redis is not a readiness check here: while it is down those two pages answer 503.
+  const redis = createRedisClient({ url: config.redisUrl }, logger);
+  const redisConnected = connectInBackground(redis, logger);
+  const jobs = jobsServiceGateway({ url: config.jobsUrl, internalToken: config.internalToken, timeoutMs: config.internalCallTimeoutMs });
 
   const internal = await listen(
     createInternalApp({ db, ledger, logger, internalToken: config.internalToken }).callback(),
     config.internalPort,
     config.bindHost,
   );
-  const publicServer = await listen(createPublicApp(logger).callback(), config.publicPort, config.bindHost);
+  const publicApp = createPublicApp({
+    db,
+    logger,
+    assets: createAssetStore(),
+    throttle: new AuthThrottle(redis, `${config.redisKeyPrefix}accounts:`, config.authThrottle),
+    jobs,
+    signUpOpen: config.signUpOpen,
+    sessions: config.sessions,
+    now: () => new Date(),
+  });
+  const publicServer = await listen(publicApp.callback(), config.publicPort, config.bindHost);
 
   const sweeper = startPeriodicTask(
     'release-expired-reservations',
@@ -36,8 +56,12 @@ async function main(): Promise<void> {
     'purge-history',
     config.historyPurgeIntervalMs,
     async () => {
-      const deleted = await purgeHistory(db);
+      const deleted = await purgeHistory(db, ledger.now());
       if (deleted > 0) logger.info({ deleted }, 'purged request history past retention');
+      const ended = await purgeExpiredSessions(db, ledger.now());
+      if (ended > 0) logger.info({ deleted: ended }, 'purged expired sessions and set-password links');
+      const settled = await purgeSettledReservations(ledger);
+      if (settled > 0) logger.info({ deleted: settled }, 'purged settled quota reservations past their month');
     },
     logger,
   );
@@ -47,6 +71,8 @@ async function main(): Promise<void> {
     { name: 'public server', run: () => publicServer.close() },
     { name: 'internal server', run: () => internal.close() },
     { name: 'periodic tasks', run: async () => void (await Promise.all([sweeper.stop(), purger.stop()])) },
+    { name: 'jobs client', run: () => jobs.close() },
+    { name: 'redis', run: () => closeRedis(redis, redisConnected) },
     { name: 'database', run: () => db.destroy() },
   ]);
   logger.info({ publicPort: publicServer.port, internalPort: internal.port }, 'accounts listening');

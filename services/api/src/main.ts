@@ -1,74 +1,92 @@
+import { setMaxListeners } from 'node:events';
+import { Agent } from 'undici';
+import { accountsQuotaLedger, createAccountsClient, HistoryWriter } from '@comps/accounts/client';
+import { createJobsClient } from '@comps/jobs/client';
+import { AppError } from '@comps/shared/errors/app-error';
 import { createLogger } from '@comps/shared/logging/create-logger';
+import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
-import { LeaseSemaphore } from '@comps/shared/redis/lease-semaphore';
-import { MarketClient } from '@comps/shared/market/market-client';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
-import { createAccountsClient } from './accounts/accounts-client.js';
+import { TaskTracker } from '@comps/shared/runtime/task-tracker';
+import { Authenticator } from './auth/authenticate.js';
+import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import { loadApiConfig } from './config.js';
-import { SettlementOutbox } from './billing/settlement-outbox.js';
-import { HistoryWriter } from './history/history-writer.js';
-import { IdempotencyStore } from './idempotency/idempotency-store.js';
-import { UpstreamCapacity } from './limits/upstream-capacity.js';
-import { WorkspaceConcurrency } from './limits/workspace-concurrency.js';
 import { createApp } from './http/create-app.js';
 import { createInternalApp } from './http/create-internal-app.js';
+import { IdempotencyStore } from './idempotency/idempotency-store.js';
 import { buildCapabilities } from './routes/capabilities-routes.js';
+
+/**
+ * How long requests in flight get to finish at shutdown before they are abandoned (answered 503,
+ * charged nothing). Caddy has already let them finish for its grace period when the api is stopped
+ * (npm start stops Caddy first), so this is for a stop of the api alone.
+ */
+const DRAIN_MS = 5000;
 
 async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
+  const { metering: shared } = config;
   const logger = createLogger('api', config.logLevel);
-  const redis = createRedisClient({ url: config.redisUrl }, logger);
+  const redis = createRedisClient({ url: shared.redisUrl }, logger);
   const redisConnected = connectInBackground(redis, logger);
-  const accounts = createAccountsClient({
-    url: config.accountsUrl,
-    internalToken: config.internalToken,
-    timeoutMs: config.internalCallTimeoutMs,
-  });
-  const history = new HistoryWriter(accounts, logger, config.historyFlushIntervalMs);
-  const market = new MarketClient(config.market);
-  const leases = new LeaseSemaphore(redis, config.leaseMs);
-  const prefix = config.redisKeyPrefix;
-  // Blocking stream reads need a connection of their own.
-  const settlementReader = createRedisClient({ url: config.redisUrl, commandTimeoutMs: 5000 }, logger);
-  const settlementReaderConnected = connectInBackground(settlementReader, logger);
-  const settlements = new SettlementOutbox(redis, settlementReader, accounts, logger, { key: `${prefix}settlements`, claimIdleMs: config.settlementClaimIdleMs });
-  settlements.start();
+  // One keep-alive pool for the internal calls (accounts and jobs).
+  const internalAgent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  const accounts = createAccountsClient({ url: shared.accountsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: internalAgent });
+  const jobsHttp = { url: config.jobsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: internalAgent };
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), logger);
+  const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
+  const streams = new TaskTracker((error) => logger.warn({ err: String(error) }, 'recording a stream\'s history failed'));
+  const prefix = shared.redisKeyPrefix;
+  const stopping = new AbortController();
+  // Every request in flight listens to it: as many listeners as requests, by design.
+  setMaxListeners(0, stopping.signal);
 
   const app = createApp({
     logger,
     accounts,
-    principals: new PrincipalCache(config.authCacheTtlMs),
-    rateLimiter: new FixedWindowLimiter(redis, `${prefix}rate:`),
-    history,
-    capabilities: buildCapabilities(config),
-    market,
-    settlements,
-    concurrency: new WorkspaceConcurrency(leases, `${prefix}concurrency:`),
-    capacity: new UpstreamCapacity(new FixedWindowLimiter(redis, `${prefix}upstream-rate:`), leases, {
-      ...config.upstream,
-      keyPrefix: `${prefix}upstream:`,
-    }),
-    idempotency: new IdempotencyStore(redis, {
-      keyPrefix: `${prefix}idempotency:`,
-      lockMs: config.leaseMs,
-      retentionMs: 24 * 3_600_000,
-    }),
-    dataGate: config.dataGate,
-    enabledSites: config.enabledSites,
+    meter: metering.meter,
+    settlements: metering.settlements,
+    capabilities: buildCapabilities(shared),
+    jobs: createJobsClient(jobsHttp),
+    jobsHttp,
+    idempotency: new IdempotencyStore(redis, { keyPrefix: `${prefix}idempotency:`, lockMs: config.idempotencyLockMs, retentionMs: 24 * 3_600_000 }),
+    route: {
+      authenticator: new Authenticator(
+        accounts,
+        new PrincipalCache(config.authCacheTtlMs),
+        new FailedAuthThrottle(new FixedWindowLimiter(redis, `${prefix}auth-failures:`), config.authFailuresPerMinute),
+      ),
+      rateLimiter: new FixedWindowLimiter(redis, `${prefix}rate:`),
+      history,
+      tasks: streams,
+      stopping: stopping.signal,
+      logger,
+    },
   });
   const publicServer = await listen(app.callback(), config.port, config.bindHost);
-  const internal = await listen(createInternalApp(redis, config.accountsUrl).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp(redis, accounts).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
-    { name: 'public server', run: () => publicServer.close() },
+    {
+      name: 'public server',
+      run: async () => {
+        // Requests in flight finish; those still running after the drain are abandoned, uncharged.
+        const abandon = setTimeout(() => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })), DRAIN_MS);
+        await publicServer.close(DRAIN_MS + 1000);
+        clearTimeout(abandon);
+      },
+    },
     { name: 'internal server', run: () => internal.close() },
-    { name: 'settlements', run: () => settlements.close() },
-    { name: 'request history', run: () => history.close() },
-    { name: 'marketplace client', run: () => market.close() },
-    { name: 'redis', run: async () => void (await Promise.all([closeRedis(redis, redisConnected), closeRedis(settlementReader, settlementReaderConnected)])) },
+    { name: 'metering', run: () => metering.close() },
+    { name: 'request history', run: async () => {
+      await streams.drain();
+      await history.close();
+    } },
+    { name: 'accounts client', run: () => internalAgent.close() },
+    { name: 'redis', run: () => closeRedis(redis, redisConnected) },
   ]);
   logger.info({ port: publicServer.port, internalPort: internal.port }, 'api listening');
 }

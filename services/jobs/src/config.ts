@@ -1,21 +1,38 @@
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
-import { bindHostSchema, databaseUrlSchema, envPort, logLevelSchema, redisUrlSchema } from '@comps/shared/config/env-fields';
+import { bindHostSchema, databaseUrlSchema, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
+import { meteringConfigFrom, meteringEnvFields } from '@comps/shared/metering/metering-config';
 
 const jobsEnvSchema = z
   .object({
     JOBS_INTERNAL_PORT: envPort(4102),
     BIND_HOST: bindHostSchema,
     DATABASE_URL: databaseUrlSchema,
-    REDIS_URL: redisUrlSchema,
     LOG_LEVEL: logLevelSchema,
+    JOBS_CONCURRENCY: envPositiveInt(8),
+    JOBS_PAGES_AHEAD: envPositiveInt(4),
+    JOBS_LEASE_MS: envPositiveInt(15_000).pipe(z.number().min(1000, { error: 'must be at least 1000' })),
+    JOBS_POLL_MS: envPositiveInt(1000),
+    JOBS_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+    JOBS_RETRY_BACKOFF_MS: envPositiveInt(1000),
+    JOBS_PURGE_INTERVAL_MS: envPositiveInt(60_000),
+    ...meteringEnvFields,
   })
   .transform((env) => ({
     internalPort: env.JOBS_INTERNAL_PORT,
     bindHost: env.BIND_HOST,
     databaseUrl: env.DATABASE_URL,
-    redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
+    worker: {
+      concurrency: env.JOBS_CONCURRENCY,
+      pagesAhead: env.JOBS_PAGES_AHEAD,
+      leaseMs: env.JOBS_LEASE_MS,
+      pollMs: env.JOBS_POLL_MS,
+      retries: env.JOBS_PAGE_RETRIES,
+      backoffMs: env.JOBS_RETRY_BACKOFF_MS,
+    },
+    purgeIntervalMs: env.JOBS_PURGE_INTERVAL_MS,
+    metering: meteringConfigFrom(env),
   }));
 
 export type JobsConfig = z.output<typeof jobsEnvSchema>;

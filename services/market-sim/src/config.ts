@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
-import { bindHostSchema, envNonNegativeInt, envPort, logLevelSchema } from '@comps/shared/config/env-fields';
+import { bindHostSchema, envNonNegativeInt, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
 
 const simEnvSchema = z
   .object({
@@ -11,6 +11,10 @@ const simEnvSchema = z
     MARKET_SIM_JITTER_MS: envNonNegativeInt(0),
     MARKET_SIM_MAX_CONCURRENT: envNonNegativeInt(0),
     MARKET_SIM_ERROR_RATE: z.coerce.number().min(0).max(1).default(0),
+    /** `full`: results pages of a real page's size and structure (0.7–2.4 MB); `lean`: the cards alone, for speed. */
+    MARKET_SIM_PAGE_STYLE: z.enum(['full', 'lean']).default('full'),
+    /** Rendered results pages kept, by size. */
+    MARKET_SIM_CACHE_MB: envPositiveInt(64),
   })
   .transform((env) => ({
     port: env.MARKET_SIM_PORT,
@@ -22,10 +26,13 @@ const simEnvSchema = z
       maxConcurrent: env.MARKET_SIM_MAX_CONCURRENT,
       errorRate: env.MARKET_SIM_ERROR_RATE,
     },
+    pageStyle: env.MARKET_SIM_PAGE_STYLE,
+    cacheBytes: env.MARKET_SIM_CACHE_MB * 1024 * 1024,
   }));
 
 export type SimConfig = z.output<typeof simEnvSchema>;
 export type SimKnobs = SimConfig['knobs'];
+export type PageStyle = SimConfig['pageStyle'];
 
 export function loadSimConfig(env: Readonly<Record<string, string | undefined>>): SimConfig {
   return loadConfig('market-sim', simEnvSchema, env);

@@ -1,10 +1,12 @@
 /**
  * Per-request knobs for tests, written into the search text: `sim:block` (challenge page),
- * `sim:throttle` (429), `sim:error` (500), `sim:slow=MS`, `sim:empty`, `sim:total=N`, `sim:loose=N`.
- * They are removed from the keyword the page shows.
+ * `sim:signin` (a redirect to the sign-in page), `sim:throttle` (429), `sim:error` (500),
+ * `sim:slow=MS`, `sim:empty`, `sim:total=N`, `sim:loose=N`. They are removed from the keyword the
+ * page shows.
  */
 export interface Directives {
   block: boolean;
+  signIn: boolean;
   throttle: boolean;
   error: boolean;
   slowMs: number;
@@ -14,10 +16,10 @@ export interface Directives {
 }
 
 export function parseDirectives(text: string): { keyword: string; directives: Directives } {
-  const directives: Directives = { block: false, throttle: false, error: false, slowMs: 0, empty: false, total: null, loose: null };
+  const directives: Directives = { block: false, signIn: false, throttle: false, error: false, slowMs: 0, empty: false, total: null, loose: null };
   const words: string[] = [];
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    const match = /^sim:(block|throttle|error|empty|slow|total|loose)(?:=(\d{1,7}))?$/i.exec(word);
+    const match = /^sim:(block|signin|throttle|error|empty|slow|total|loose)(?:=(\d{1,7}))?$/i.exec(word);
     if (!match) {
       words.push(word);
       continue;
@@ -26,6 +28,9 @@ export function parseDirectives(text: string): { keyword: string; directives: Di
     switch (match[1]!.toLowerCase()) {
       case 'block':
         directives.block = true;
+        break;
+      case 'signin':
+        directives.signIn = true;
         break;
       case 'throttle':
         directives.throttle = true;

@@ -2,6 +2,7 @@ import type { MarketSite } from '@comps/shared/contract/market-sites';
 import type { Directives } from './directives.js';
 import { listingOf, makeItemId, type Listing, type ListingCondition, type ListingFormat } from './listings.js';
 import { hashString, randomFrom } from './random.js';
+import { resultCounts } from './result-counts.js';
 
 export interface SimQuery {
   site: MarketSite;
@@ -55,27 +56,11 @@ function formatChoices(query: SimQuery): ListingFormat[] {
   }
 }
 
-/**
- * How many exact results a query has: keywords fall into "none", "a handful" and "thousands"
- * by their hash (directives override), scaled down by the filters that narrow them.
- */
-function exactTotalOf(query: SimQuery, directives: Directives): number {
-  if (directives.empty) return 0;
-  if (directives.total !== null) return directives.total;
-  const bucket = hashString(query.keyword.toLowerCase() || `category:${query.categoryId}`) % 20;
-  const random = randomFrom(hashString(`total|${query.site}|${query.keyword.toLowerCase()}|${query.categoryId}|${query.sold}`));
-  const base = bucket < 2 ? 0 : bucket < 6 ? 1 + Math.floor(random() * 12) : 200 + Math.floor(random() * 20_000);
+/** The share of listings the filters leave: condition, buying format, price window. */
+function filterShare(query: SimQuery): number {
   const conditionShare = query.condition === 'any' ? 1 : 0.5;
   const formatShare = query.format === 'all' ? 1 : query.format === 'buyItNow' ? 0.7 : 0.3;
-  return Math.round(base * priceShare(query.minPrice, query.maxPrice) * conditionShare * formatShare);
-}
-
-/** Multi-word searches with few exact results are padded with looser matches, as the marketplace does. */
-function looseTotalOf(query: SimQuery, directives: Directives, exact: number): number {
-  if (directives.loose !== null) return directives.loose;
-  if (directives.empty || directives.total !== null) return 0;
-  const words = query.keyword.split(/\s+/).filter(Boolean).length;
-  return words >= 3 && exact < 60 ? 60 - exact : 0;
+  return priceShare(query.minPrice, query.maxPrice) * conditionShare * formatShare;
 }
 
 function queryKey(query: SimQuery): string {
@@ -116,8 +101,10 @@ function sortRows(rows: SimRow[], sortOrder: string): SimRow[] {
 }
 
 export function searchPage(query: SimQuery, directives: Directives): SimPage {
-  const totalExact = exactTotalOf(query, directives);
-  const totalLoose = looseTotalOf(query, directives, totalExact);
+  const { exact: totalExact, loose: totalLoose } = resultCounts(
+    { site: query.site, keyword: query.keyword, categoryId: query.categoryId, sold: query.sold, filterShare: filterShare(query) },
+    directives,
+  );
   const combined = totalExact + totalLoose;
   const lastPage = Math.max(1, Math.ceil(combined / query.pageSize));
   const page = Math.min(query.page, lastPage);

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   job_not_found: 404,
   item_not_found: 404,
+  method_not_allowed: 405,
   active_job_exists: 409,
   job_finished: 409,
   idempotency_key_reused: 409,

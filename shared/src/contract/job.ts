@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { errorCodeSchema } from './error-codes.js';
-import { listingItemSchema } from './listing.js';
+import { listingItemSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingQuery } from './listing.js';
+import { LIMITS } from './limits.js';
 import { marketSiteSchema } from './market-sites.js';
+import { queryInt } from './query-fields.js';
 
 export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
@@ -17,8 +19,10 @@ export const jobStopReasonSchema = z.enum([
 export type JobStopReason = z.infer<typeof jobStopReasonSchema>;
 
 export const jobResultTypeSchema = z.enum(['inline', 'download']);
+export type JobResultType = z.infer<typeof jobResultTypeSchema>;
 
 export const jobItemSchema = listingItemSchema.extend({ page: z.number().int() });
+export type JobItem = z.infer<typeof jobItemSchema>;
 
 /** Body of job creation, results and cancellation (contract, "Jobs"). */
 export const jobRecordSchema = z.object({
@@ -49,6 +53,44 @@ export const jobRecordSchema = z.object({
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
-export const jobListSchema = z.object({
-  jobs: z.array(jobRecordSchema.omit({ items: true, itemsPage: true })),
+export const jobSummarySchema = jobRecordSchema.omit({ items: true, itemsPage: true });
+export type JobSummary = z.infer<typeof jobSummarySchema>;
+
+/** Body of `GET /v1/scrape/max` (beyond the specification): the workspace's jobs within retention, newest first. */
+export const jobListSchema = z.object({ jobs: z.array(jobSummarySchema) });
+export type JobList = z.infer<typeof jobListSchema>;
+
+const keyword = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required: the search text' : 'must be a string') })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(350, { error: 'must be at most 350 characters' });
+
+const integerIn = (min: number, max: number) =>
+  z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
+
+/** Body of `POST /v1/scrape/max` (JSON); unknown fields are ignored, as unknown query parameters are. */
+export const jobCreateBodySchema = z.object(
+  {
+    keyword: keyword.meta({ description: 'search text' }),
+    marketSite: marketSiteSchema.default('market.com').meta({ description: 'regional site; availability is listed in capabilities' }),
+    maxPages: integerIn(LIMITS.jobPages.min, LIMITS.jobPages.max).default(LIMITS.jobPages.default).meta({ description: 'at most this many pages are fetched (and charged)' }),
+    count: integerIn(LIMITS.jobCount.min, LIMITS.jobCount.max).default(LIMITS.jobCount.default).meta({ description: 'results per page' }),
+    resultType: jobResultTypeSchema.default('inline').meta({ description: '`download`: items only through the CSV' }),
+  },
+  { error: 'must be a JSON object' },
+);
+export type JobCreateBody = z.output<typeof jobCreateBodySchema>;
+
+/** Query of `GET /v1/scrape/max/results/{jobId}`. */
+export const jobResultsQuerySchema = z.object({
+  offset: queryInt(0, 1_000_000).default(0).meta({ description: 'items to skip' }),
+  limit: queryInt(1, 5000).default(1000).meta({ description: 'items to return' }),
 });
+
+export const jobIdSchema = z.uuid({ error: 'must be a job id (a UUID)' }).meta({ param: { type: 'string', format: 'uuid' }, description: 'the job id' });
+
+/** The search a job makes for one of its pages: its request, the specification's defaults for everything else. */
+export function jobPageQuery(request: Pick<JobCreateBody, 'keyword' | 'marketSite' | 'count'>, page: number): ListingQuery {
+  return listingQueryOf({ ...SEARCH_DEFAULTS, keyword: request.keyword, marketSite: request.marketSite, count: request.count, page });
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
-import { BUYING_FORMATS, ITEM_CONDITIONS, ITEM_ID_PATTERN, SORT_ORDERS, type ListingQuery } from './listing.js';
+import { BUYING_FORMATS, ITEM_CONDITIONS, ITEM_ID_PATTERN, listingQueryOf, SEARCH_DEFAULTS, SORT_ORDERS } from './listing.js';
 import { DEFAULT_MARKET_SITE, MARKET_SITES } from './market-sites.js';
 import { queryBoolean, queryEnum, queryInt, queryNumber } from './query-fields.js';
 
@@ -19,15 +19,15 @@ const categoryId = z
 /** Parameters every search and category request shares (specification, "Search and category query parameters"). */
 const sharedFields = {
   marketSite: queryEnum(MARKET_SITES).default(DEFAULT_MARKET_SITE).meta({ description: 'regional site; availability is listed in capabilities' }),
-  page: queryInt(LIMITS.page.min, LIMITS.page.max).default(1).meta({ description: 'page number' }),
+  page: queryInt(LIMITS.page.min, LIMITS.page.max).default(SEARCH_DEFAULTS.page).meta({ description: 'page number' }),
   count: queryInt(LIMITS.count.min, LIMITS.count.max).default(LIMITS.count.default).meta({ description: 'results per page' }),
-  sold: queryBoolean().default(true).meta({ description: 'false returns active listings' }),
-  itemCondition: queryEnum(ITEM_CONDITIONS).default('any').meta({ description: 'condition filter' }),
-  sortOrder: queryEnum(SORT_ORDERS).default('endedRecently').meta({ description: 'ordering' }),
+  sold: queryBoolean().default(SEARCH_DEFAULTS.sold).meta({ description: 'false returns active listings' }),
+  itemCondition: queryEnum(ITEM_CONDITIONS).default(SEARCH_DEFAULTS.itemCondition).meta({ description: 'condition filter' }),
+  sortOrder: queryEnum(SORT_ORDERS).default(SEARCH_DEFAULTS.sortOrder).meta({ description: 'ordering' }),
   minPrice: queryNumber(0).optional().meta({ description: 'lower price bound' }),
   maxPrice: queryNumber(0).optional().meta({ description: 'upper price bound' }),
-  buyingFormat: queryEnum(BUYING_FORMATS).default('all').meta({ description: 'buying-format filter' }),
-  exactMatch: queryBoolean().default(true).meta({ description: 'excludes rows the marketplace marks as loose matches; does not guarantee product identity' }),
+  buyingFormat: queryEnum(BUYING_FORMATS).default(SEARCH_DEFAULTS.buyingFormat).meta({ description: 'buying-format filter' }),
+  exactMatch: queryBoolean().default(SEARCH_DEFAULTS.exactMatch).meta({ description: 'excludes rows the marketplace marks as loose matches; does not guarantee product identity' }),
 };
 
 function priceOrder<T extends { minPrice?: number | undefined; maxPrice?: number | undefined }>(schema: z.ZodType<T>) {
@@ -37,30 +37,13 @@ function priceOrder<T extends { minPrice?: number | undefined; maxPrice?: number
   });
 }
 
-function toListingQuery(query: z.output<z.ZodObject<typeof sharedFields>> & { keyword: string | null; categoryId: string }): ListingQuery {
-  return {
-    keyword: query.keyword,
-    marketSite: query.marketSite,
-    categoryId: query.categoryId,
-    page: query.page,
-    count: query.count,
-    sold: query.sold,
-    itemCondition: query.itemCondition,
-    sortOrder: query.sortOrder,
-    minPrice: query.minPrice ?? null,
-    maxPrice: query.maxPrice ?? null,
-    buyingFormat: query.buyingFormat,
-    exactMatch: query.exactMatch,
-  };
-}
-
 /** The query of `/v1/scrape`, `/public/scrape` and `/partner/scrape-market`; unknown parameters are ignored. */
 export const searchParamsObject = z.object({
   keyword,
-  categoryId: categoryId.default('0'),
+  categoryId: categoryId.default(SEARCH_DEFAULTS.categoryId),
   ...sharedFields,
 });
-export const searchParamsSchema = priceOrder(searchParamsObject).transform(toListingQuery);
+export const searchParamsSchema = priceOrder(searchParamsObject).transform(listingQueryOf);
 
 /** The query of `/v1/scrape/category`: the category is required and there is no keyword. */
 export const categoryParamsObject = z.object({
@@ -68,7 +51,7 @@ export const categoryParamsObject = z.object({
   ...sharedFields,
 });
 export const categoryParamsSchema = priceOrder(categoryParamsObject).transform((query) =>
-  toListingQuery({ ...query, keyword: null }),
+  listingQueryOf({ ...query, keyword: null }),
 );
 
 export const itemIdSchema = z

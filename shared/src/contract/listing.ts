@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from './limits.js';
 import { moneySchema } from './money.js';
 import { marketSiteSchema } from './market-sites.js';
 
@@ -86,6 +87,38 @@ export const listingQuerySchema = z.object({
   exactMatch: z.boolean(),
 });
 export type ListingQuery = z.infer<typeof listingQuerySchema>;
+
+/** The specification's defaults of every search parameter (what a search without them asks for). */
+export const SEARCH_DEFAULTS = {
+  categoryId: '0',
+  page: 1,
+  count: LIMITS.count.default,
+  sold: true,
+  itemCondition: 'any',
+  sortOrder: 'endedRecently',
+  buyingFormat: 'all',
+  exactMatch: true,
+} as const satisfies Partial<ListingQuery>;
+
+type QueryFields = Omit<ListingQuery, 'minPrice' | 'maxPrice'> & { minPrice?: number | null | undefined; maxPrice?: number | null | undefined };
+
+/** The query as the service understood it, from validated fields (an absent price bound is null). */
+export function listingQueryOf(fields: QueryFields): ListingQuery {
+  return {
+    keyword: fields.keyword,
+    marketSite: fields.marketSite,
+    categoryId: fields.categoryId,
+    page: fields.page,
+    count: fields.count,
+    sold: fields.sold,
+    itemCondition: fields.itemCondition,
+    sortOrder: fields.sortOrder,
+    minPrice: fields.minPrice ?? null,
+    maxPrice: fields.maxPrice ?? null,
+    buyingFormat: fields.buyingFormat,
+    exactMatch: fields.exactMatch,
+  };
+}
 
 export const sourceSchema = z.object({
   marketSite: marketSiteSchema,

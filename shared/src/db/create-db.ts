@@ -30,7 +30,8 @@ function poolOptions({ url, connectionLimit = 10 }: DbOptions): PoolOptions {
   };
 }
 
-export function createDb(options: DbOptions): Db {
+/** A pool for a service's tables (accounts' by default; a service with tables of its own names its schema). */
+export function createDb<Schema = Database>(options: DbOptions): Kysely<Schema> {
   const pool = createPool(poolOptions(options));
   if (options.isolation === 'read committed') {
     pool.on('connection', (connection) => {
@@ -38,7 +39,7 @@ export function createDb(options: DbOptions): Db {
       connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
     });
   }
-  return new Kysely<Database>({ dialect: new MysqlDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  return new Kysely<Schema>({ dialect: new MysqlDialect({ pool }), plugins: [new CamelCasePlugin()] });
 }
 
 /** A connection without the schema's types or naming plugin, for migrations and database creation. */

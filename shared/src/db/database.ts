@@ -36,6 +36,24 @@ export interface UsersTable {
   createdAt: CreatedAt;
 }
 
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session id; the id itself is only in the browser's cookie. */
+  idHash: string;
+  userId: string;
+  createdAt: CreatedAt;
+  /** The earlier of the idle expiry (moved on by use) and the absolute one. */
+  expiresAt: Date;
+  absoluteExpiresAt: Date;
+}
+
+export interface PasswordTokensTable {
+  /** SHA-256 (hex) of a set-password link's token. */
+  tokenHash: string;
+  userId: string;
+  createdAt: CreatedAt;
+  expiresAt: Date;
+}
+
 export interface ApiKeysTable {
   id: string;
   workspaceId: string;
@@ -88,6 +106,8 @@ export interface Database {
   plans: PlansTable;
   workspaces: WorkspacesTable;
   users: UsersTable;
+  sessions: SessionsTable;
+  passwordTokens: PasswordTokensTable;
   apiKeys: ApiKeysTable;
   usageCounters: UsageCountersTable;
   usageReservations: UsageReservationsTable;

@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Migrator, sql, type MigrationResult } from 'kysely';
 import { createRawDb, splitDatabaseUrl } from './create-db.js';
 
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** A service's own migrations: their folder, and the tables that record which ran (one pair per service). */
+export interface MigrationSet {
+  folder: string;
+  table: string;
+}
+
+/** The accounts service's tables (workspaces, keys, the ledger, history), kept in shared since the start. */
+export const ACCOUNTS_MIGRATIONS: MigrationSet = { folder: fileURLToPath(new URL('./migrations', import.meta.url)), table: 'kysely_migration' };
 
 export interface MigrationReport {
   database: string;
@@ -24,14 +31,16 @@ export async function ensureDatabase(url: string): Promise<string> {
   return database;
 }
 
-/** Brings the schema to the newest migration; safe to run from several processes at once (Kysely locks). */
-export async function migrateToLatest(url: string): Promise<MigrationReport> {
+/** Brings a set of tables to its newest migration; safe to run from several processes at once (Kysely locks). */
+export async function migrateToLatest(url: string, set: MigrationSet = ACCOUNTS_MIGRATIONS): Promise<MigrationReport> {
   const database = await ensureDatabase(url);
   const db = createRawDb({ url, connectionLimit: 2 });
   try {
     const migrator = new Migrator({
       db,
-      provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_FOLDER }),
+      provider: new FileMigrationProvider({ fs, path, migrationFolder: set.folder }),
+      migrationTableName: set.table,
+      migrationLockTableName: `${set.table}_lock`,
     });
     const { error, results } = await migrator.migrateToLatest();
     const applied = (results ?? [])

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './database.js';
 import type { Db } from './create-db.js';
 import { isDeadlock } from './database-errors.js';
@@ -15,10 +15,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * pause so that the contenders do not meet again at once. The isolation level is the session's,
  * set once per connection by createDb.
  */
-export async function withTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export function withTransaction<T, Schema = Database>(db: Kysely<Schema>, work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
+  return retryingDeadlocks(() => db.transaction().execute(work));
+}
+
+/** Runs `work` (one transaction, such as a stored procedure's) again when InnoDB picks it as a deadlock victim. */
+export async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute(work);
+      return await work();
     } catch (error) {
       if (attempt >= attempts || !isDeadlock(error)) throw error;
       await sleep(5 + Math.random() * 20 * attempt);

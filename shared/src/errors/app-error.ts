@@ -5,6 +5,8 @@ export interface AppErrorExtras {
   details?: ErrorDetail[];
   retryAfter?: number;
   jobId?: string;
+  /** For `method_not_allowed`: the methods the path does serve (the `Allow` header). */
+  allow?: string[];
   cause?: unknown;
 }
 
@@ -14,6 +16,7 @@ export class AppError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly retryAfter: number | undefined;
   readonly jobId: string | undefined;
+  readonly allow: string[] | undefined;
 
   constructor(code: ErrorCode, message: string, extras: AppErrorExtras = {}) {
     super(message, extras.cause === undefined ? undefined : { cause: extras.cause });
@@ -22,6 +25,7 @@ export class AppError extends Error {
     this.details = extras.details;
     this.retryAfter = extras.retryAfter === undefined ? undefined : Math.max(1, Math.ceil(extras.retryAfter));
     this.jobId = extras.jobId;
+    this.allow = extras.allow;
   }
 
   get status(): number {

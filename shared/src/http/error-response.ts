@@ -24,7 +24,10 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   switch (statusFromHttpError(error)) {
     case 400:
-      return new AppError('invalid_request', 'The request body is not valid JSON', { cause: error });
+      return new AppError('invalid_request', 'The request body is not valid JSON', {
+        details: [{ path: '(root)', message: 'must be a JSON object' }],
+        cause: error,
+      });
     case 413:
       return new AppError('payload_too_large', 'The request body is larger than 64 KiB', { cause: error });
     case 415:
@@ -50,6 +53,9 @@ export function writeErrorResponse(ctx: Context, error: AppError): ErrorBody {
   const body = buildErrorBody(error, ctx.state.requestId as string);
   ctx.status = error.status;
   if (body.retryAfter !== undefined) ctx.set('Retry-After', String(body.retryAfter));
+  // RFC 9110: a 401 names the scheme that would work, a 405 the methods that would.
+  if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer realm="api"');
+  if (error.allow) ctx.set('Allow', error.allow.join(', '));
   ctx.body = body;
   ctx.state.errorCode = error.code;
   return body;

@@ -16,7 +16,8 @@ export function handleErrors(logger: Logger): Middleware<BaseState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null) {
+      // A handler that answered by itself (tRPC's: ctx.respond = false) leaves Koa's 404 behind: not a miss.
+      if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (error) {

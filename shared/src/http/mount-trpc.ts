@@ -9,7 +9,8 @@ export function mountTrpc<TRouter extends AnyRouter>(
   router: TRouter,
   createContext: (options: CreateHTTPContextOptions) => ReturnType<NonNullable<Parameters<typeof createHTTPHandler<TRouter>>[0]['createContext']>>,
 ): Middleware {
-  const handler = createHTTPHandler({ router, createContext, basePath: TRPC_BASE_PATH });
+  // Callers send queries as POST too (see createInternalClient): their inputs may be large.
+  const handler = createHTTPHandler({ router, createContext, basePath: TRPC_BASE_PATH, allowMethodOverride: true });
   return async (ctx, next) => {
     if (!ctx.path.startsWith(TRPC_BASE_PATH)) return next();
     ctx.respond = false;

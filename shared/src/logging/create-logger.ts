@@ -18,16 +18,29 @@ const REDACTED_PATHS = [
   '*.cookie',
 ];
 
+/**
+ * Standard output, written synchronously (as Node writes its own stdout to pipes and files). The default asynchronous
+ * destination flushes at exit with a loop that retries a failed write every 100 ms: with the reader of the pipe gone
+ * (EPIPE) a service never finished exiting. Written synchronously, a write to a gone reader fails at once and pino
+ * stops logging (its EPIPE filter), so the process always exits.
+ */
+function standardOutput() {
+  return pino.destination({ dest: 1, sync: true });
+}
+
 export function createLogger(service: string, level: LevelWithSilent): Logger {
-  return pino({
-    level,
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    mixin() {
-      const context = requestContext.getStore();
-      return context ? { requestId: context.requestId } : {};
+  return pino(
+    {
+      level,
+      base: { service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin() {
+        const context = requestContext.getStore();
+        return context ? { requestId: context.requestId } : {};
+      },
     },
-  });
+    standardOutput(),
+  );
 }

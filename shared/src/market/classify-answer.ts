@@ -1,9 +1,11 @@
 import { AppError } from '../errors/app-error.js';
+import { PageText, type PageSource } from './parse/page-text.js';
 
 /** What came back from the marketplace, before any parsing. */
 export interface UpstreamAnswer {
   status: number;
-  body: string;
+  /** The page: its bytes as they came (the fetcher's), or its text (a saved page, a test). */
+  body: PageSource;
   /** The address that answered, after redirects. */
   url: string;
   retryAfterSeconds: number | null;
@@ -15,36 +17,82 @@ const CHALLENGE_MARKERS = /AppName: splashui|\/splashui\/(challenge|captcha)|px-
 const CONTENT_MARKUP = /srp-results|srp-river-results|srp-controls__count-heading|x-item-title/;
 const SIGN_IN_TITLE = /<title>\s*(sign in|sign-in|anmelden|einloggen|connectez-vous|se connecter|accedi|inicia sesión|iniciar sesión|サインイン)/i;
 
-/** A bot challenge, captcha or sign-in wall, whatever the status it came with. */
-function isBlockedAnswer(answer: UpstreamAnswer): boolean {
-  // Challenge pages are small and say so at the top; the markers are searched in the head only.
-  const head = answer.body.length > 200_000 ? answer.body.slice(0, 200_000) : answer.body;
-  let host = '';
+/**
+ * Where the marketplace sends a request it will only serve to a signed-in session: its sign-in
+ * host or path (`signin.ebay.com`, `/signin/…`, the old `eBayISAPI.dll?SignIn`), and the
+ * `/splashui/challenge` interstitial it puts in front of sold searches.
+ */
+function isSignInAddress(address: string): boolean {
+  let url: URL;
   try {
-    host = new URL(answer.url).hostname;
+    url = new URL(address);
   } catch {
-    host = '';
+    return false;
   }
-  if (host.startsWith('signin.') || CHALLENGE_TITLE.test(head) || SIGN_IN_TITLE.test(head)) return true;
-  // Looking for results or an item first is cheap, and spares most pages the marker scan.
-  return !CONTENT_MARKUP.test(answer.body) && CHALLENGE_MARKERS.test(head);
+  const path = url.pathname.toLowerCase();
+  return (
+    url.hostname.startsWith('signin.') ||
+    // A path segment, not only the path's start: a site can be mounted under a prefix (the simulator).
+    /(?:^|\/)signin(?:[/.]|$)/.test(path) ||
+    /(?:^|\/)splashui\/challenge(?:[/.]|$)/.test(path) ||
+    (path.endsWith('/ebayisapi.dll') && /^\??signin\b/i.test(url.search))
+  );
 }
+
+type Block = 'sign_in' | 'bot_check';
+
+/** Where the page's head ends: the first 200,000 characters (of a page read as bytes, bytes). */
+const HEAD_LENGTH = 200_000;
+const TITLE_TAG = /<title>/gi;
+
+/**
+ * The titles in the head, as text: from each `<title>` to the next "<", which holds whatever
+ * `SIGN_IN_TITLE` or `CHALLENGE_TITLE` can match (some of their words are not ASCII, and case
+ * folds only on text), decoded from a page read as bytes. Each starts with "<": no match spans two.
+ */
+function titlesOf(page: PageText, head: string): string {
+  let titles = '';
+  TITLE_TAG.lastIndex = 0;
+  for (let match = TITLE_TAG.exec(head); match; match = TITLE_TAG.exec(head)) {
+    const next = head.indexOf('<', match.index + 1);
+    titles += page.text(match.index, next === -1 ? head.length : next);
+  }
+  return titles;
+}
+
+/** A sign-in wall, or a bot challenge or captcha, whatever the status it came with. */
+function blockOf(answer: UpstreamAnswer, page: PageText): Block | null {
+  if (isSignInAddress(answer.url)) return 'sign_in';
+  // Challenge pages are small and say so at the top; the markers are searched in the head only.
+  const { html } = page;
+  const head = html.length > HEAD_LENGTH ? html.slice(0, HEAD_LENGTH) : html;
+  const titles = titlesOf(page, head);
+  if (SIGN_IN_TITLE.test(titles)) return 'sign_in';
+  if (CHALLENGE_TITLE.test(titles)) return 'bot_check';
+  // Looking for results or an item first is cheap, and spares most pages the marker scan (all ASCII: bytes read as text do).
+  return !CONTENT_MARKUP.test(html) && CHALLENGE_MARKERS.test(head) ? 'bot_check' : null;
+}
+
+const BLOCK_MESSAGES: Readonly<Record<Block, string>> = {
+  sign_in:
+    'The marketplace sent the request to its sign-in page: sold searches need a signed-in session. Set MARKET_COOKIE to the cookie of a signed-in browser session',
+  bot_check: 'The marketplace answered with a bot check instead of the page',
+};
 
 /**
  * The verdict on an answer before parsing: throttled (429), blocked (challenge, captcha, sign-in),
  * an error status, or fine to parse. Whether a 200 page is the page we asked for is the parser's
  * question (a search that is not a results page is `upstream_error`, an item page that is the
- * not-found page is `item_not_found`).
+ * not-found page is `item_not_found`). `page` is the answer's body as read, when the caller has it.
  */
-export function classifyAnswer(answer: UpstreamAnswer, kind: 'search' | 'item'): AppError | null {
+export function classifyAnswer(answer: UpstreamAnswer, kind: 'search' | 'item', page: PageText = PageText.of(answer.body)): AppError | null {
   if (answer.status === 429) {
     return new AppError('upstream_rate_limited', 'The marketplace is throttling requests; retry shortly', {
       retryAfter: answer.retryAfterSeconds ?? 5,
     });
   }
-  if (isBlockedAnswer(answer)) {
-    return new AppError('upstream_blocked', 'The marketplace answered with a bot check or sign-in wall instead of the page');
-  }
+  const block = blockOf(answer, page);
+  if (block) return new AppError('upstream_blocked', BLOCK_MESSAGES[block]);
   if (kind === 'item' && (answer.status === 404 || answer.status === 410)) {
     return new AppError('item_not_found', 'The marketplace has no listing with that id');
   }

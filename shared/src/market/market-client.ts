@@ -4,10 +4,9 @@ import { AppError } from '../errors/app-error.js';
 import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
 import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
 import type { MarketConfig } from './market-config.js';
-import { isItemNotFoundPage, parseItemPage, type ParsedItemPage } from './parse/item-page.js';
-import { parseHtml } from './parse/dom.js';
-import { loadHtml } from './parse/load-html.js';
-import { parseSearchDocument, type ParsedSearchPage } from './parse/search-page.js';
+import { readItemPage, type ParsedItemPage } from './parse/item-page.js';
+import { PageText } from './parse/page-text.js';
+import { parseSearchPage, type ParsedSearchPage } from './parse/search-page.js';
 import { buildItemUrl, buildSearchUrl } from './search-url.js';
 import { SITE_PROFILES } from './sites.js';
 
@@ -18,24 +17,26 @@ export interface Fetched<T> {
   upstreamMs: number;
 }
 
-/** Reads a search answer (live or saved) into a parsed page, or the contract error it amounts to. */
+/** Reads a search answer (live or saved, bytes or text) into a parsed page, or the contract error it amounts to. */
 export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite): ParsedSearchPage {
-  const refusal = classifyAnswer(answer, 'search');
+  // Read once (from bytes: one copy, no decoding) for the verdict and the parser both.
+  const body = PageText.of(answer.body);
+  const refusal = classifyAnswer(answer, 'search', body);
   if (refusal) throw refusal;
-  const { isResultsPage, ...page } = parseSearchDocument(parseHtml(answer.body), site);
+  const { isResultsPage, ...page } = parseSearchPage(body, site);
   if (!isResultsPage) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
   return page;
 }
 
-/** Reads an item answer (live or saved) into item details, or the contract error it amounts to. */
+/** Reads an item answer (live or saved, bytes or text) into item details, or the contract error it amounts to. */
 export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, itemId: string | null): ParsedItemPage {
-  const refusal = classifyAnswer(answer, 'item');
+  const body = PageText.of(answer.body);
+  const refusal = classifyAnswer(answer, 'item', body);
   if (refusal) throw refusal;
-  const $ = loadHtml(answer.body);
-  if (isItemNotFoundPage($)) throw new AppError('item_not_found', 'The marketplace has no listing with that id');
-  const item = parseItemPage($, site, itemId);
-  if (!item) throw new AppError('upstream_error', 'The marketplace answered with a page that is not an item page');
-  return item;
+  const reading = readItemPage(body, site, itemId);
+  if (reading.kind === 'not_found') throw new AppError('item_not_found', 'The marketplace has no listing with that id');
+  if (reading.kind === 'not_item') throw new AppError('upstream_error', 'The marketplace answered with a page that is not an item page');
+  return reading.item;
 }
 
 /**
@@ -49,21 +50,22 @@ export class MarketClient {
     this.fetcher = new PageFetcher(config);
   }
 
-  private async get(url: string, site: MarketSite): Promise<FetchedPage & { fetchedAt: Date }> {
+  private async get(url: string, site: MarketSite, signal: AbortSignal | undefined): Promise<FetchedPage & { fetchedAt: Date }> {
     const fetchedAt = new Date();
-    const page = await this.fetcher.fetch(url, SITE_PROFILES[site].acceptLanguage);
+    const page = await this.fetcher.fetch(url, SITE_PROFILES[site].acceptLanguage, signal);
     return { ...page, fetchedAt };
   }
 
-  async search(query: ListingQuery): Promise<Fetched<ParsedSearchPage>> {
+  /** `signal` abandons the call; the error is then the signal's reason. */
+  async search(query: ListingQuery, signal?: AbortSignal): Promise<Fetched<ParsedSearchPage>> {
     const url = buildSearchUrl(this.config.origins[query.marketSite], query);
-    const answer = await this.get(url, query.marketSite);
+    const answer = await this.get(url, query.marketSite, signal);
     return { result: interpretSearchAnswer(answer, query.marketSite), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
-  async item(itemId: string, site: MarketSite): Promise<Fetched<ParsedItemPage>> {
+  async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {
     const url = buildItemUrl(this.config.origins[site], itemId);
-    const answer = await this.get(url, site);
+    const answer = await this.get(url, site, signal);
     return { result: interpretItemAnswer(answer, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 

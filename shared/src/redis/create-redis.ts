@@ -5,9 +5,15 @@ export type RedisClient = ReturnType<typeof createRedisClient>;
 
 export interface RedisOptions {
   url: string;
-  /** Milliseconds a command may take before it fails (an outage must not hang a request). */
+  /** Milliseconds a command may wait in the client's queue before it is written (see callRedis for the whole call). */
   commandTimeoutMs?: number;
 }
+
+/**
+ * Commands waiting for a Redis that stopped answering are held in the client's queue; past this many
+ * new ones fail at once instead of growing the process's memory without bound.
+ */
+const MAX_QUEUED_COMMANDS = 10_000;
 
 /**
  * A client that fails commands at once while disconnected (no offline queue) and keeps
@@ -17,6 +23,7 @@ export function createRedisClient({ url, commandTimeoutMs = 1000 }: RedisOptions
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    commandsQueueMaxLength: MAX_QUEUED_COMMANDS,
     commandOptions: { timeout: commandTimeoutMs },
     socket: {
       connectTimeout: 2000,

@@ -59,4 +59,17 @@ export class FixedWindowLimiter {
       resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
     };
   }
+
+  /** Whether a call would be allowed now, without counting one. */
+  async peek(key: string, limit: number, windowSeconds: number): Promise<WindowDecision> {
+    const result = await this.limiterFor(limit, windowSeconds).get(key);
+    const consumed = result?.consumedPoints ?? 0;
+    return {
+      allowed: consumed < limit,
+      limit,
+      remaining: Math.max(0, limit - consumed),
+      windowSeconds,
+      resetSeconds: Math.max(1, Math.ceil((result?.msBeforeNext ?? windowSeconds * 1000) / 1000)),
+    };
+  }
 }

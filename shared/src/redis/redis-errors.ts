@@ -1,5 +1,12 @@
 import { AppError } from '../errors/app-error.js';
 
+/**
+ * How long one Redis call may take. node-redis drops a command's own timeout once the command is
+ * written to the socket, so a Redis that stops answering (paused, swapping, a network that black-holes
+ * packets) would hold every caller for as long as it hangs; this deadline is ours and always fires.
+ */
+export const REDIS_CALL_DEADLINE_MS = 1000;
+
 export function redisUnavailable(cause: unknown): AppError {
   return new AppError('service_unavailable', 'A backing service is unavailable; try again shortly', {
     retryAfter: 2,
@@ -7,11 +14,21 @@ export function redisUnavailable(cause: unknown): AppError {
   });
 }
 
-/** Runs a Redis operation, turning any failure of it into `service_unavailable`. */
-export async function callRedis<T>(operation: () => Promise<T>): Promise<T> {
+/**
+ * Runs a Redis operation within a deadline, turning any failure of it (or no answer in time) into
+ * `service_unavailable`. A command that answers after the deadline is ignored: everything we keep in
+ * Redis is a lease or a counter that expires, or an operation safe to repeat.
+ */
+export async function callRedis<T>(operation: () => Promise<T>, deadlineMs = REDIS_CALL_DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${deadlineMs} ms`)), deadlineMs);
+  });
   try {
-    return await operation();
+    return await Promise.race([operation(), expired]);
   } catch (error) {
     throw redisUnavailable(error);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from './create-redis.js';
 
 export interface LuaScript {
   source: string;
@@ -10,14 +9,22 @@ export function luaScript(source: string): LuaScript {
   return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
-/** EVALSHA with a fallback to EVAL the first time a server sees the script. */
+type ScriptOptions = { keys: string[]; arguments: Array<string | Buffer> };
+
+/** What running a script needs of a client (any type mapping: strings, or Buffers for binary values). */
+export interface ScriptClient {
+  evalSha(sha1: string, options: ScriptOptions): Promise<unknown>;
+  eval(source: string, options: ScriptOptions): Promise<unknown>;
+}
+
+/** EVALSHA with a fallback to EVAL the first time a server sees the script (or after it restarted). */
 export async function runScript(
-  client: RedisClient,
+  client: ScriptClient,
   script: LuaScript,
   keys: string[],
-  args: Array<string | number>,
+  args: Array<string | number | Buffer>,
 ): Promise<unknown> {
-  const options = { keys, arguments: args.map(String) };
+  const options = { keys, arguments: args.map((arg) => (Buffer.isBuffer(arg) ? arg : String(arg))) };
   try {
     return await client.evalSha(script.sha1, options);
   } catch (error) {

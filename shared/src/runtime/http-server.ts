@@ -1,5 +1,6 @@
 import { createServer, type Server, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -13,6 +14,7 @@ export async function listen(handler: RequestListener, port: number, host: strin
   // Caddy keeps upstream connections alive; outlive its idle timeout so it never reuses a closed one.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

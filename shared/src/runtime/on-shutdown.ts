@@ -1,20 +1,28 @@
 import type { Logger } from '../logging/create-logger.js';
+import { onParentGone } from './parent-process.js';
 
 export interface ShutdownStep {
   name: string;
   run: () => Promise<void>;
 }
 
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
 /**
- * On SIGTERM or SIGINT, runs the steps in order (stop intake first, close stores last) and exits;
- * a shutdown that hangs past `timeoutMs` exits non-zero rather than never.
+ * On SIGTERM or SIGINT, or when the launcher that started the process is gone, runs the steps in order (stop intake
+ * first, close stores last) and exits; a shutdown that hangs past `timeoutMs` exits non-zero rather than never.
+ * The handlers stay installed: a second signal (a terminal's Ctrl-C reaches npm and the launcher, which both pass it
+ * on) must not end the process with the default action halfway through its shutdown.
  */
 export function onShutdown(logger: Logger, steps: ShutdownStep[], timeoutMs = 15_000): void {
   let started = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (started) return;
+  const shutdown = async (reason: string) => {
+    if (started) {
+      logger.info({ reason }, 'already shutting down');
+      return;
+    }
     started = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ reason }, 'shutting down');
     const deadline = setTimeout(() => {
       logger.error('shutdown timed out');
       process.exit(1);
@@ -31,11 +39,10 @@ export function onShutdown(logger: Logger, steps: ShutdownStep[], timeoutMs = 15
     }
     clearTimeout(deadline);
     logger.info('stopped');
-    logger.flush();
     process.exit(failed ? 1 : 0);
   };
-  process.once('SIGTERM', (signal) => void shutdown(signal));
-  process.once('SIGINT', (signal) => void shutdown(signal));
+  for (const signal of SHUTDOWN_SIGNALS) process.on(signal, () => void shutdown(signal));
+  onParentGone(() => void shutdown('launcher gone'));
 }
 
 /** Boot failures (bad configuration, a port in use) end the process with the reason on stderr. */

@@ -28,15 +28,17 @@ export async function revokeApiKey(
   db: Executor,
   match: { keyHash: string } | { id: string },
   now: Date,
+  workspaceId?: string,
 ): Promise<StoredApiKey | undefined> {
   const column = 'keyHash' in match ? 'keyHash' : 'id';
   const value = 'keyHash' in match ? match.keyHash : match.id;
-  const key = await db
+  let query = db
     .selectFrom('apiKeys')
     .select(['id', 'workspaceId', 'prefix', 'lastFour'])
     .where(column, '=', value)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
+    .where('revokedAt', 'is', null);
+  if (workspaceId !== undefined) query = query.where('workspaceId', '=', workspaceId);
+  const key = await query.executeTakeFirst();
   if (!key) return undefined;
   await db.updateTable('apiKeys').set({ revokedAt: now }).where('id', '=', key.id).where('revokedAt', 'is', null).execute();
   return key;

@@ -1,9 +1,9 @@
-import type { EffectivePlan } from '@comps/shared/contract/usage';
+import type { Principal } from '@comps/shared/accounts/principal';
 import type { Db } from '@comps/shared/db/create-db';
 import type { Executor } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newApiKeyId } from '@comps/shared/ids';
-import { quotaSnapshot, type QuotaSnapshot } from '../ledger/ledger-service.js';
+import { quotaSnapshot } from '../ledger/ledger-service.js';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
 import { findActiveApiKeyByHash, insertApiKey, revokeApiKey } from './api-key-repository.js';
@@ -39,24 +39,19 @@ export async function createApiKey(db: Db, workspaceId: string, name: string | n
   return issueApiKey(db, workspaceId, name);
 }
 
-/** Revokes a key given as the key itself or as its id. */
-export async function revokeKey(db: Db, keyOrId: string): Promise<{ apiKeyId: string; workspaceId: string }> {
+/**
+ * Revokes a key given as the key itself or as its id. With `workspaceId`, only a key of that
+ * workspace: another workspace's key is "not found", exactly as a key that does not exist.
+ */
+export async function revokeKey(db: Db, keyOrId: string, now: Date, workspaceId?: string): Promise<{ apiKeyId: string; workspaceId: string }> {
   const match = API_KEY_PATTERN.test(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId };
-  const revoked = await revokeApiKey(db, match, new Date());
-  if (!revoked) throw new AppError('invalid_request', 'No active API key matches');
+  const revoked = await revokeApiKey(db, match, now, workspaceId);
+  if (!revoked) throw new AppError('not_found', 'No active API key matches');
   return { apiKeyId: revoked.id, workspaceId: revoked.workspaceId };
 }
 
-export interface Principal {
-  workspaceId: string;
-  apiKeyId: string;
-  apiKeyPrefix: string;
-  plan: EffectivePlan;
-  quota: QuotaSnapshot;
-}
-
 /** The caller behind a key hash, with the limits that apply to it; null for an unknown or revoked key. */
-export async function authenticateKeyHash(db: Db, keyHash: string): Promise<Principal | null> {
+export async function authenticateKeyHash(db: Db, keyHash: string, now: Date): Promise<Principal | null> {
   const key = await findActiveApiKeyByHash(db, keyHash);
   if (!key) return null;
   const workspace = await findWorkspaceWithPlan(db, key.workspaceId);
@@ -67,6 +62,6 @@ export async function authenticateKeyHash(db: Db, keyHash: string): Promise<Prin
     apiKeyId: key.id,
     apiKeyPrefix: key.prefix,
     plan,
-    quota: await quotaSnapshot(db, key.workspaceId, plan.monthlyQuota),
+    quota: await quotaSnapshot(db, key.workspaceId, plan.monthlyQuota, now),
   };
 }

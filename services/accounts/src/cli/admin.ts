@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
+import { Agent } from 'undici';
+import { INTERNAL_TOKEN_FILE, readInternalTokenFile } from '@comps/shared/config/internal-token-file';
 import { planIdSchema } from '@comps/shared/contract/usage';
-import { createDb, type Db } from '@comps/shared/db/create-db';
-import { migrateToLatest } from '@comps/shared/db/migrate';
-import { createApiKey, revokeKey } from '../api-keys/api-key-service.js';
+import { AppError } from '@comps/shared/errors/app-error';
+import { callAccounts, createAccountsClient, type AccountsClient } from '../client/accounts-client.js';
 import { loadAdminConfig } from '../config.js';
-import { createWorkspace, setWorkspaceLimits } from '../workspaces/workspace-service.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
 
@@ -16,14 +16,23 @@ const USAGE = `usage: npm run --silent admin -- <command>
       creates another API key; prints {"apiKeyId", "apiKey", "prefix"}
   key revoke --key KEY
       revokes a key, given as the key itself or its id (key_…); prints {"revoked": true, "apiKeyId"}
+  user create --email EMAIL --workspace ID [--link-hours N]
+      adds a dashboard user to a workspace; prints {"userId", "email", "workspaceId", "setPasswordUrl",
+      "expiresAt"}: give the link to the user, who chooses a password with it (once, within N hours, default 72)
+  user password-link --email EMAIL [--link-hours N]
+      a new set-password link for an existing user (a forgotten password, an expired link); same output
 
-Environment: DATABASE_URL (default mysql://root@127.0.0.1:3306/comps).`;
+It asks the running accounts service, as the other services do: ACCOUNTS_URL (default
+http://127.0.0.1:4103, its internal port) and INTERNAL_TOKEN (default: the one npm start keeps in
+.run/internal-token). Set-password links start with PUBLIC_URL (default http://localhost:8080).`;
 
 class UsageError extends Error {}
 
-function option(values: Record<string, string | boolean | undefined>, name: string, required: true): string;
-function option(values: Record<string, string | boolean | undefined>, name: string, required?: false): string | undefined;
-function option(values: Record<string, string | boolean | undefined>, name: string, required = false) {
+type Values = Record<string, string | boolean | undefined>;
+
+function option(values: Values, name: string, required: true): string;
+function option(values: Values, name: string, required?: false): string | undefined;
+function option(values: Values, name: string, required = false) {
   const value = values[name];
   if (value === undefined) {
     if (required) throw new UsageError(`--${name} is required`);
@@ -33,7 +42,7 @@ function option(values: Record<string, string | boolean | undefined>, name: stri
   return value;
 }
 
-function limitOverride(values: Record<string, string | boolean | undefined>, name: string, min: number) {
+function limitOverride(values: Values, name: string, min: number) {
   const value = option(values, name);
   if (value === undefined) return undefined;
   if (value === 'plan') return null;
@@ -43,7 +52,7 @@ function limitOverride(values: Record<string, string | boolean | undefined>, nam
   return Number(value);
 }
 
-function planOption(values: Record<string, string | boolean | undefined>) {
+function planOption(values: Values) {
   const value = option(values, 'plan');
   if (value === undefined) return undefined;
   const parsed = planIdSchema.safeParse(value);
@@ -51,18 +60,48 @@ function planOption(values: Record<string, string | boolean | undefined>) {
   return parsed.data;
 }
 
-const COMMANDS: Record<string, { options: string[]; run: (db: Db, values: Record<string, string | boolean | undefined>) => Promise<unknown> }> = {
+function linkHours(values: Values): number {
+  const value = option(values, 'link-hours');
+  if (value === undefined) return 72;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 720) throw new UsageError('--link-hours must be an integer from 1 to 720');
+  return Number(value);
+}
+
+interface PasswordLinkAnswer {
+  userId: string;
+  email: string;
+  workspaceId: string;
+  token: string;
+  expiresAt: string;
+}
+
+/** The link the user opens; the token is in it only (the database keeps its hash). */
+function withLink(link: PasswordLinkAnswer, publicUrl: string) {
+  const setPasswordUrl = `${publicUrl}/auth/set-password?token=${encodeURIComponent(link.token)}`;
+  return { userId: link.userId, email: link.email, workspaceId: link.workspaceId, setPasswordUrl, expiresAt: link.expiresAt };
+}
+
+interface Command {
+  options: string[];
+  /** Checks the arguments (a UsageError before anything is asked), then returns the call to make. */
+  prepare(values: Values): (accounts: AccountsClient, publicUrl: string) => Promise<unknown>;
+}
+
+const COMMANDS: Record<string, Command> = {
   'workspace create': {
     options: ['name', 'plan'],
-    async run(db, values) {
+    prepare(values) {
       const name = option(values, 'name', true);
-      const created = await createWorkspace(db, { name, planId: planOption(values) ?? 'free' });
-      return { workspaceId: created.workspaceId, apiKey: created.apiKey.key };
+      const planId = planOption(values) ?? 'free';
+      return async (accounts) => {
+        const created = await accounts.workspaces.create.mutate({ name, planId });
+        return { workspaceId: created.workspaceId, apiKey: created.apiKey.key };
+      };
     },
   },
   'workspace limits': {
     options: ['workspace', 'plan', 'quota', 'rate', 'concurrency'],
-    async run(db, values) {
+    prepare(values) {
       const workspaceId = option(values, 'workspace', true);
       const patch = {
         planId: planOption(values),
@@ -74,21 +113,45 @@ const COMMANDS: Record<string, { options: string[]; run: (db: Db, values: Record
         throw new UsageError('give at least one of --plan, --quota, --rate, --concurrency');
       }
       const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-      return { workspaceId, plan: await setWorkspaceLimits(db, workspaceId, defined) };
+      return async (accounts) => ({ workspaceId, plan: await accounts.workspaces.setLimits.mutate({ workspaceId, ...defined }) });
     },
   },
   'key create': {
     options: ['workspace', 'name'],
-    async run(db, values) {
-      const key = await createApiKey(db, option(values, 'workspace', true), option(values, 'name') ?? null);
-      return { apiKeyId: key.apiKeyId, apiKey: key.key, prefix: key.prefix };
+    prepare(values) {
+      const workspaceId = option(values, 'workspace', true);
+      const name = option(values, 'name') ?? null;
+      return async (accounts) => {
+        const key = await accounts.apiKeys.create.mutate({ workspaceId, name });
+        return { apiKeyId: key.apiKeyId, apiKey: key.key, prefix: key.prefix };
+      };
     },
   },
   'key revoke': {
     options: ['key'],
-    async run(db, values) {
-      const revoked = await revokeKey(db, option(values, 'key', true));
-      return { revoked: true, apiKeyId: revoked.apiKeyId };
+    prepare(values) {
+      const keyOrId = option(values, 'key', true);
+      return async (accounts) => {
+        const revoked = await accounts.apiKeys.revoke.mutate({ keyOrId });
+        return { revoked: true, apiKeyId: revoked.apiKeyId };
+      };
+    },
+  },
+  'user create': {
+    options: ['email', 'workspace', 'link-hours'],
+    prepare(values) {
+      const email = option(values, 'email', true);
+      const workspaceId = option(values, 'workspace', true);
+      const hours = linkHours(values);
+      return async (accounts, publicUrl) => withLink(await accounts.users.create.mutate({ email, workspaceId, linkHours: hours }), publicUrl);
+    },
+  },
+  'user password-link': {
+    options: ['email', 'link-hours'],
+    prepare(values) {
+      const email = option(values, 'email', true);
+      const hours = linkHours(values);
+      return async (accounts, publicUrl) => withLink(await accounts.users.issuePasswordLink.mutate({ email, linkHours: hours }), publicUrl);
     },
   },
 };
@@ -96,33 +159,36 @@ const COMMANDS: Record<string, { options: string[]; run: (db: Db, values: Record
 async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
   const command = COMMANDS[`${group} ${action}`];
-  let values: Record<string, string | boolean | undefined>;
+  let call: (accounts: AccountsClient, publicUrl: string) => Promise<unknown>;
   try {
     if (!command) throw new UsageError(group ? `unknown command: ${argv.slice(0, 2).join(' ')}` : 'no command given');
     const options = Object.fromEntries(command.options.map((name) => [name, { type: 'string' as const }]));
-    values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values;
+    call = command.prepare(parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values);
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     return 2;
   }
 
-  let db: Db | undefined;
+  const agent = new Agent();
   try {
     const config = loadAdminConfig(process.env);
-    await migrateToLatest(config.databaseUrl);
-    db = createDb({ url: config.databaseUrl, connectionLimit: 2 });
-    const output = await command.run(db, values);
+    const internalToken = config.internalToken ?? readInternalTokenFile();
+    if (!internalToken) {
+      process.stderr.write(`admin: set INTERNAL_TOKEN (and ACCOUNTS_URL), or start the stack with npm start, which keeps its token in ${INTERNAL_TOKEN_FILE}\n`);
+      return 1;
+    }
+    const accounts = createAccountsClient({ url: config.accountsUrl, internalToken, timeoutMs: config.timeoutMs, dispatcher: agent });
+    const output = await callAccounts(() => call(accounts, config.publicUrl));
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    const unreachable = error instanceof AppError && error.code === 'service_unavailable';
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = unreachable ? ` (asked ${process.env.ACCOUNTS_URL ?? 'http://127.0.0.1:4103'}; is the stack running? npm start)` : '';
+    process.stderr.write(`admin: ${message}${hint}\n`);
     return 1;
   } finally {
-    await db?.destroy();
+    await agent.close();
   }
 }
 

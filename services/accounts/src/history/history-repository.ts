@@ -1,16 +1,32 @@
+import { sql } from 'kysely';
 import type { Executor } from '@comps/shared/db/with-transaction';
 import type { NewRequestHistoryRow } from '@comps/shared/db/database';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { REDACTED_KEYWORD, type HistoryEntry } from '@comps/shared/contract/request-history';
 
+/** Columns an entry written again may change: what happened, when it was tried again. */
+const OUTCOME_COLUMNS = ['status', 'code', 'durationMs', 'resultCount', 'charged'] as const;
+
+/**
+ * Writes entries; an entry written again under the same request id (a batch retried after a lost
+ * answer, a job page tried again after a failure) takes the newer outcome, unless that would
+ * turn a charged entry into an uncharged one: a charge, once recorded, stays recorded.
+ */
 export async function insertHistoryEntries(db: Executor, rows: NewRequestHistoryRow[]): Promise<void> {
   if (rows.length === 0) return;
-  // A batch retried after a lost answer must not fail on the rows it already wrote.
   await db
     .insertInto('requestHistory')
     .values(rows)
-    .onDuplicateKeyUpdate((eb) => ({ requestId: eb.ref('requestHistory.requestId') }))
+    .onDuplicateKeyUpdate(() =>
+      // `charged` last: each assignment sees the columns already assigned before it (MySQL and MariaDB).
+      Object.fromEntries(
+        OUTCOME_COLUMNS.map((column) => {
+          const name = sql.ref(column.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`));
+          return [column, sql`IF(VALUES(charged) >= charged, VALUES(${name}), ${name})`];
+        }),
+      ),
+    )
     .execute();
 }
 

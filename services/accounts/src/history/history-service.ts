@@ -1,13 +1,14 @@
 import { LIMITS } from '@comps/shared/contract/limits';
 import type { HistoryEntry } from '@comps/shared/contract/request-history';
 import type { Db } from '@comps/shared/db/create-db';
+import type { Executor } from '@comps/shared/db/with-transaction';
 import { requestIdFloor, requestIdTime } from '@comps/shared/ids';
 import { deleteHistoryBefore, insertHistoryEntries, listHistoryEntries } from './history-repository.js';
-import type { HistoryRecord } from './history-record.js';
+import type { HistoryRecord } from '@comps/shared/accounts/history-record';
 
 const DAY_MS = 86_400_000;
 
-export async function recordHistory(db: Db, records: HistoryRecord[]): Promise<void> {
+export async function recordHistory(db: Executor, records: HistoryRecord[]): Promise<void> {
   await insertHistoryEntries(
     db,
     records.map((record) => ({
@@ -50,20 +51,23 @@ function retentionStart(now: Date): Date {
   return new Date(now.getTime() - LIMITS.historyRetentionDays * DAY_MS);
 }
 
-/** Newest first, within retention, by keyset on the time-ordered request id: each entry once however many arrive meanwhile. */
-export async function listHistory(db: Db, input: HistoryListInput, now = new Date()): Promise<HistoryListResult> {
+/**
+ * Newest first, within retention, by keyset on the time-ordered request id: each entry once however
+ * many arrive meanwhile. `from` and `to` are clamped to the retention window; a range that lies
+ * wholly outside it (`to` before the window, `from` after today) is simply empty.
+ */
+export async function listHistory(db: Db, input: HistoryListInput, now: Date): Promise<HistoryListResult> {
   const earliest = retentionStart(now);
-  const from = input.from ? new Date(`${input.from}T00:00:00.000Z`) : earliest;
-  const fromRequestId = requestIdFloor(from > earliest ? from : earliest);
-  const toRequestIdExclusive = input.to
-    ? requestIdFloor(new Date(new Date(`${input.to}T00:00:00.000Z`).getTime() + DAY_MS))
-    : undefined;
+  const requestedFrom = input.from ? Date.parse(`${input.from}T00:00:00.000Z`) : earliest.getTime();
+  const from = Math.max(requestedFrom, earliest.getTime());
+  const until = input.to ? Math.min(Date.parse(`${input.to}T00:00:00.000Z`) + DAY_MS, now.getTime() + DAY_MS) : undefined;
+  if (until !== undefined && until <= from) return { entries: [], continueBefore: null };
   const rows = await listHistoryEntries(db, {
     workspaceId: input.workspaceId,
     limit: input.limit + 1,
-    fromRequestId,
+    fromRequestId: requestIdFloor(new Date(from)),
     ...(input.beforeRequestId ? { beforeRequestId: input.beforeRequestId } : {}),
-    ...(toRequestIdExclusive ? { toRequestIdExclusive } : {}),
+    ...(until !== undefined ? { toRequestIdExclusive: requestIdFloor(new Date(until)) } : {}),
   });
   const entries = rows.slice(0, input.limit);
   const hasMore = rows.length > input.limit;
@@ -71,7 +75,7 @@ export async function listHistory(db: Db, input: HistoryListInput, now = new Dat
 }
 
 /** Deletes entries past retention in batches, so a large purge never holds long locks. */
-export async function purgeHistory(db: Db, now = new Date()): Promise<number> {
+export async function purgeHistory(db: Db, now: Date): Promise<number> {
   const cutoff = retentionStart(now);
   let total = 0;
   for (;;) {

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import type { Db } from '@comps/shared/db/create-db';
-import { sql } from 'kysely';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
@@ -9,6 +8,7 @@ import { requireInternalToken } from '@comps/shared/http/require-internal-token'
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { LedgerContext } from '../ledger/ledger-context.js';
 import { accountsRouter } from '../trpc/router.js';
+import { pingDatabase } from '@comps/shared/db/ping';
 
 export interface InternalAppDeps {
   db: Db;
@@ -24,7 +24,7 @@ export function createInternalApp({ db, ledger, logger, internalToken }: Interna
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
   const health = healthRoutes({
     database: async () => {
-      await sql`SELECT 1`.execute(db);
+      await pingDatabase(db);
     },
   });
   const guard = requireInternalToken(internalToken);

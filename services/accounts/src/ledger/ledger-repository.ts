@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Db } from '@comps/shared/db/create-db';
 import type { ReservationState } from '@comps/shared/db/database';
 import type { Executor } from '@comps/shared/db/with-transaction';
 
@@ -60,30 +61,73 @@ export async function adjustCounter(
   return result.numUpdatedRows > 0n;
 }
 
-export async function findReservation(db: Executor, requestId: string): Promise<Reservation | undefined> {
+/** The reservations of these request ids, locked for the rest of the transaction. */
+export async function lockReservations(db: Executor, requestIds: string[]): Promise<Reservation[]> {
+  if (requestIds.length === 0) return [];
   return db
     .selectFrom('usageReservations')
     .select(['requestId', 'workspaceId', 'periodStart', 'state', 'expiresAt'])
-    .where('requestId', '=', requestId)
+    .where('requestId', 'in', requestIds)
     .forUpdate()
-    .executeTakeFirst();
-}
-
-export async function insertReservation(
-  db: Executor,
-  reservation: { requestId: string; workspaceId: string; periodStart: string; expiresAt: Date },
-): Promise<void> {
-  await db
-    .insertInto('usageReservations')
-    .values({ ...reservation, state: 'reserved' })
     .execute();
 }
 
+export async function findReservation(db: Executor, requestId: string): Promise<Reservation | undefined> {
+  return (await lockReservations(db, [requestId]))[0];
+}
+
+/** How many of these request ids still hold a reservation (answered, but not yet settled into a charge). */
+export async function countReserved(db: Executor, workspaceId: string, requestIds: string[]): Promise<number> {
+  let total = 0;
+  // A thousand ids a query: a long backlog of unsettled charges makes several small queries, not one huge one.
+  for (let start = 0; start < requestIds.length; start += 1000) {
+    const row = await db
+      .selectFrom('usageReservations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('workspaceId', '=', workspaceId)
+      .where('requestId', 'in', requestIds.slice(start, start + 1000))
+      .where('state', '=', 'reserved')
+      .executeTakeFirst();
+    total += Number(row?.count ?? 0);
+  }
+  return total;
+}
+
+/** What reserve_quota_unit answers (see its migration): the counter's figures unless nothing was looked at. */
+export type UnitReservation =
+  | { outcome: 'reserved' | 'expired' | 'refused'; counter: Counter }
+  | { outcome: 'seen' | 'no_counter' };
+
+/**
+ * Takes one unit on the period's counter and records the reservation under its request id, in one
+ * transaction and one round trip (the stored procedure reserve_quota_unit): refused past `limit`.
+ * It commits on its own, so it runs on the pool, never inside a transaction.
+ */
+export async function reserveUnit(
+  db: Db,
+  reservation: { requestId: string; workspaceId: string; periodStart: string; expiresAt: Date },
+  limit: number,
+  now: Date,
+): Promise<UnitReservation> {
+  if (db.isTransaction) throw new Error('reserveUnit commits on its own: call it outside a transaction');
+  // A CALL answers its result sets and then its status; without the naming plugin, which would turn them into objects.
+  const result = await sql<unknown>`CALL reserve_quota_unit(${reservation.requestId}, ${reservation.workspaceId}, ${reservation.periodStart}, ${reservation.expiresAt}, ${limit}, ${now})`.execute(
+    db.withoutPlugins(),
+  );
+  const [rows] = result.rows as unknown as [Array<{ outcome: UnitReservation['outcome']; used: number | null; reserved: number | null }>];
+  const row = rows[0];
+  if (!row) throw new Error('reserve_quota_unit answered no row');
+  if (row.outcome === 'seen' || row.outcome === 'no_counter') return { outcome: row.outcome };
+  return { outcome: row.outcome, counter: { used: Number(row.used), reserved: Number(row.reserved) } };
+}
+
+/** Moves reservations from one state to another; returns how many moved. */
 export async function setReservationState(
   db: Executor,
-  requestId: string,
+  requestIds: string[],
   change: { from: ReservationState; to: ReservationState; at: Date; expiresAt?: Date },
-): Promise<boolean> {
+): Promise<number> {
+  if (requestIds.length === 0) return 0;
   const result = await db
     .updateTable('usageReservations')
     .set({
@@ -91,10 +135,10 @@ export async function setReservationState(
       settledAt: change.to === 'reserved' ? null : change.at,
       ...(change.expiresAt ? { expiresAt: change.expiresAt } : {}),
     })
-    .where('requestId', '=', requestId)
+    .where('requestId', 'in', requestIds)
     .where('state', '=', change.from)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return Number(result.numUpdatedRows);
 }
 
 export async function listExpiredReservations(
@@ -111,4 +155,10 @@ export async function listExpiredReservations(
   if (workspaceId) query = query.where('workspaceId', '=', workspaceId);
   const rows = await query.orderBy('expiresAt').limit(limit).execute();
   return rows.map((row) => row.requestId);
+}
+
+/** Settled reservations (charged or released) made before `cutoff`, a batch at a time; returns how many went. */
+export async function deleteSettledReservations(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const result = await db.deleteFrom('usageReservations').where('state', '!=', 'reserved').where('createdAt', '<', cutoff).limit(limit).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

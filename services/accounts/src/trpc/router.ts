@@ -1,8 +1,12 @@
 import { authenticateApiKey } from './procedures/authenticate-api-key.js';
 import { createApiKey } from './procedures/create-api-key.js';
+import { createUser } from './procedures/create-user.js';
 import { createWorkspace } from './procedures/create-workspace.js';
 import { getUsage } from './procedures/get-usage.js';
+import { getWorkspace } from './procedures/get-workspace.js';
+import { issuePasswordLink } from './procedures/issue-password-link.js';
 import { listHistory } from './procedures/list-history.js';
+import { ping } from './procedures/ping.js';
 import { purgeHistory } from './procedures/purge-history.js';
 import { recordHistory } from './procedures/record-history.js';
 import { releaseExpiredReservations } from './procedures/release-expired-reservations.js';
@@ -16,7 +20,8 @@ import { router } from './trpc.js';
 
 export const accountsRouter = router({
   apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey }),
-  workspaces: router({ create: createWorkspace, setLimits: setWorkspaceLimits }),
+  workspaces: router({ create: createWorkspace, get: getWorkspace, setLimits: setWorkspaceLimits }),
+  users: router({ create: createUser, issuePasswordLink }),
   quota: router({
     reserve: reserveQuota,
     settle: settleQuota,
@@ -26,6 +31,7 @@ export const accountsRouter = router({
   }),
   usage: router({ get: getUsage }),
   history: router({ record: recordHistory, list: listHistory, purge: purgeHistory }),
+  health: router({ ping }),
 });
 
 export type AccountsRouter = typeof accountsRouter;

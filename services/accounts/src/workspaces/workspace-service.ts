@@ -6,7 +6,7 @@ import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newWorkspaceId } from '@comps/shared/ids';
 import { issueApiKey, type IssuedApiKey } from '../api-keys/api-key-service.js';
-import { quotaSnapshot } from '../ledger/ledger-service.js';
+import { quotaSnapshot, unsettledAmong } from '../ledger/ledger-service.js';
 import { effectivePlan } from './effective-plan.js';
 import {
   findWorkspaceWithPlan,
@@ -48,15 +48,28 @@ export async function getEffectivePlan(db: Db, workspaceId: string): Promise<Eff
   return effectivePlan(workspace.plan, workspace.overrides);
 }
 
-export async function getUsage(db: Db, workspaceId: string, now = new Date()): Promise<Usage> {
+/**
+ * The workspace's plan and month. `answeredRequestIds` are requests whose success was answered but
+ * whose charge may still wait in a settlement outbox: those still reserved count as used, so a
+ * caller reads its own charges at once (read your own writes). `remaining` already excludes them.
+ */
+export async function getUsage(db: Db, workspaceId: string, now: Date, answeredRequestIds: string[] = []): Promise<Usage> {
   const plan = await getEffectivePlan(db, workspaceId);
   const period = quotaPeriodAt(now);
-  const quota = await quotaSnapshot(db, workspaceId, plan.monthlyQuota, now);
+  // One snapshot for both reads: a settlement committed between them would move a charge from
+  // "reserved" to "used" unseen, and the answer would count it nowhere.
+  const { quota, unsettled } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const quota = await quotaSnapshot(trx, workspaceId, plan.monthlyQuota, now);
+      return { quota, unsettled: await unsettledAmong(trx, workspaceId, answeredRequestIds) };
+    });
   return {
     workspaceId,
     plan,
     period: { start: period.start.toISOString(), end: period.end.toISOString() },
-    used: quota.used,
+    used: quota.used + unsettled,
     remaining: quota.remaining,
   };
 }

@@ -1,45 +1,77 @@
-import type { Principal, QuotaSnapshot } from './principal.js';
+import type { Principal, QuotaSnapshot } from '@comps/accounts/client';
 
-interface Entry {
-  principal: Principal | null;
+interface Entry<T> {
+  value: T;
   expiresAt: number;
 }
 
-/**
- * Key hash to principal (or null for an unknown key) for a short time, so each request does not
- * ask accounts. The time bounds how long a revoked key keeps working on this instance.
- */
-export class PrincipalCache {
-  private readonly entries = new Map<string, Entry>();
+/** A map of bounded size whose entries live `ttlMs`; past the size, the oldest entry goes. */
+class ExpiringMap<T> {
+  private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
+    private readonly maxEntries: number,
   ) {}
 
-  get(keyHash: string, now = Date.now()): Principal | null | undefined {
-    const entry = this.entries.get(keyHash);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.entries.delete(keyHash);
+  get(key: string, now: number): Entry<T> | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= now) {
+      this.entries.delete(key);
       return undefined;
     }
-    return entry.principal;
+    return entry;
   }
 
-  set(keyHash: string, principal: Principal | null, now = Date.now()): void {
+  set(key: string, value: T, now: number): void {
+    this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: the first entry is the oldest.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.delete(keyHash);
-    this.entries.set(keyHash, { principal, expiresAt: now + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+/**
+ * Key hash to principal (or "unknown") for a short time, so each request does not ask accounts.
+ * The time bounds how long a revoked key keeps working on this instance. Known and unknown keys
+ * are kept apart: a flood of made-up keys fills only its own part and never pushes a valid key out.
+ */
+export class PrincipalCache {
+  private readonly known: ExpiringMap<Principal>;
+  private readonly unknown: ExpiringMap<true>;
+
+  constructor(ttlMs: number, maxEntries = 10_000) {
+    this.known = new ExpiringMap(ttlMs, maxEntries);
+    this.unknown = new ExpiringMap(ttlMs, maxEntries);
+  }
+
+  /** The principal, null for a key known to be unknown or revoked, undefined when not cached. */
+  get(keyHash: string, now = Date.now()): Principal | null | undefined {
+    const known = this.known.get(keyHash, now);
+    if (known) return known.value;
+    return this.unknown.get(keyHash, now) ? null : undefined;
+  }
+
+  set(keyHash: string, principal: Principal | null, now = Date.now()): void {
+    if (principal) {
+      this.unknown.delete(keyHash);
+      this.known.set(keyHash, principal, now);
+    } else {
+      this.known.delete(keyHash);
+      this.unknown.set(keyHash, true, now);
+    }
   }
 
   /** Keeps the cached quota figures current after a charge, without extending the entry's life. */
-  updateQuota(keyHash: string, quota: QuotaSnapshot): void {
-    const entry = this.entries.get(keyHash);
-    if (entry?.principal) entry.principal = { ...entry.principal, quota };
+  updateQuota(keyHash: string, quota: QuotaSnapshot, now = Date.now()): void {
+    const entry = this.known.get(keyHash, now);
+    if (entry) entry.value = { ...entry.value, quota };
   }
 }

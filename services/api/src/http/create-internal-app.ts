@@ -1,9 +1,10 @@
 import Koa from 'koa';
+import { callAccounts, type AccountsClient } from '@comps/accounts/client';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 
-/** The internal port: health checks only; Caddy never routes here. */
-export function createInternalApp(redis: RedisClient, accountsUrl: string): Koa {
+/** The internal port: health checks only; Caddy never routes here. Accounts is asked through the same client the requests use. */
+export function createInternalApp(redis: RedisClient, accounts: AccountsClient): Koa {
   const app = new Koa();
   app.silent = true;
   const health = healthRoutes({
@@ -11,8 +12,7 @@ export function createInternalApp(redis: RedisClient, accountsUrl: string): Koa 
       await redis.ping();
     },
     accounts: async () => {
-      const response = await fetch(`${accountsUrl}/healthz`, { signal: AbortSignal.timeout(1000) });
-      if (!response.ok) throw new Error(`accounts answered ${response.status}`);
+      await callAccounts(() => accounts.health.ping.query());
     },
   });
   app.use(health.routes());

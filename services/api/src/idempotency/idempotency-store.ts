@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip, gzip, constants } from 'node:zlib';
+import { RESP_TYPES } from 'redis';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 import { callRedis } from '@comps/shared/redis/redis-errors';
-import { luaScript, runScript } from '@comps/shared/redis/run-script';
+import { luaScript, runScript, type ScriptClient } from '@comps/shared/redis/run-script';
+
+const compress = promisify(gzip);
+const decompress = promisify(gunzip);
 
 /**
  * The state of one (workspace, Idempotency-Key) in Redis, as a hash: `running` while the first
  * request works (a lease, so a crashed request frees the key), then `done` with the answer to
- * replay for 24 hours. Failures delete the entry: a retry after a failure runs again.
+ * replay for 24 hours, gzipped (a 60-item answer of about 200 KB keeps as about 25 KB). Failures
+ * delete the entry: a retry after a failure runs again.
  */
 const BEGIN = luaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -43,10 +50,15 @@ export interface IdempotencyOptions {
 }
 
 export class IdempotencyStore {
+  /** The same connection, answering bulk strings as Buffers: the stored body is binary. */
+  private readonly binary: ScriptClient;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly options: IdempotencyOptions,
-  ) {}
+  ) {
+    this.binary = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) as unknown as ScriptClient;
+  }
 
   private keyOf(workspaceId: string, idempotencyKey: string): string {
     return `${this.options.keyPrefix}${workspaceId}:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
@@ -54,17 +66,24 @@ export class IdempotencyStore {
 
   async begin(workspaceId: string, idempotencyKey: string, fingerprint: string, owner: string): Promise<IdempotencyBegin> {
     const key = this.keyOf(workspaceId, idempotencyKey);
-    const reply = (await callRedis(() => runScript(this.redis, BEGIN, [key], [fingerprint, owner, this.options.lockMs]))) as Array<string | null>;
-    if (reply[0] === 'started') return { kind: 'started' };
-    const [state, storedFingerprint, status, body, resultCount] = reply;
-    if (storedFingerprint !== fingerprint) return { kind: 'reused' };
-    if (state !== 'done' || body === null || body === undefined) return { kind: 'in_progress' };
-    return { kind: 'replay', status: Number(status), body, resultCount: resultCount ? Number(resultCount) : null };
+    const reply = (await callRedis(() => runScript(this.binary, BEGIN, [key], [fingerprint, owner, this.options.lockMs]))) as Array<Buffer | null>;
+    const [state, storedFingerprint, status, body, resultCount] = reply.map((value) => value ?? null);
+    if (state?.toString() === 'started') return { kind: 'started' };
+    if (storedFingerprint?.toString() !== fingerprint) return { kind: 'reused' };
+    if (state?.toString() !== 'done' || !body) return { kind: 'in_progress' };
+    return {
+      kind: 'replay',
+      status: Number(status?.toString()),
+      body: (await decompress(body)).toString('utf8'),
+      resultCount: resultCount?.length ? Number(resultCount.toString()) : null,
+    };
   }
 
   async complete(workspaceId: string, idempotencyKey: string, owner: string, status: number, body: string, resultCount: number | null): Promise<void> {
     const key = this.keyOf(workspaceId, idempotencyKey);
-    await callRedis(() => runScript(this.redis, COMPLETE, [key], [owner, status, body, resultCount ?? '', this.options.retentionMs]));
+    // A low level: JSON compresses about eightfold even so, in a millisecond or two off the event loop.
+    const stored = await compress(body, { level: constants.Z_BEST_SPEED });
+    await callRedis(() => runScript(this.redis, COMPLETE, [key], [owner, status, stored, resultCount ?? '', this.options.retentionMs]));
   }
 
   async abandon(workspaceId: string, idempotencyKey: string, owner: string): Promise<void> {

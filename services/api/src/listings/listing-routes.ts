@@ -1,122 +1,120 @@
-import { Router, type RouterMiddleware } from '@koa/router';
-import type { Context } from 'koa';
+import { Router } from '@koa/router';
 import { z } from 'zod';
-import { categoryParamsSchema, IDEMPOTENCY_KEY_PATTERN, itemIdSchema, itemQueryObject, searchParamsSchema } from '@comps/shared/contract/listing-params';
+import { categoryParamsSchema, itemIdSchema, itemQueryObject, searchParamsSchema } from '@comps/shared/contract/listing-params';
 import { marketSiteSchema } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
-import type { PrincipalCache } from '../auth/principal-cache.js';
-import type { ApiState } from '../http/api-state.js';
+import type { MarketCall } from '@comps/shared/metering/market-call';
+import type { Meter } from '@comps/shared/metering/meter';
+import { authenticatedRoute, type AuthenticatedRouteDeps } from '../http/authenticated-route.js';
+import type { ApiRequest, RequestFacts, RouteResult } from '../http/route-result.js';
+import { idempotencyKeyOf } from '../idempotency/idempotency-key.js';
 import { operationFingerprint, type IdempotencyStore } from '../idempotency/idempotency-store.js';
-import { performMarketRequest, type MarketCall, type MarketOutcome, type MarketRequestDeps } from './market-request-service.js';
 
-export interface ListingRouteDeps extends MarketRequestDeps {
+export interface ListingRouteDeps {
+  route: AuthenticatedRouteDeps;
+  meter: Meter;
   idempotency: IdempotencyStore;
-  principals: PrincipalCache;
 }
 
 /** The three search paths are one operation under three names (specification, "Endpoints"). */
 export const SEARCH_PATHS = ['/v1/scrape', '/public/scrape', '/partner/scrape-market'] as const;
 
-type ApiContext = Context & { state: ApiState };
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** What the history entry says of the request, known even when its parameters are refused. */
-function noteRequest(ctx: ApiContext, takesKeyword: boolean): void {
-  const raw = ctx.query;
-  const site = marketSiteSchema.safeParse(raw.marketSite ?? 'market.com');
-  const keyword = raw.keyword;
-  ctx.state.history = {
-    ...ctx.state.history,
-    marketSite: site.success ? site.data : null,
-    hasKeyword: takesKeyword && (typeof keyword === 'string' ? keyword.trim().length > 0 : Array.isArray(keyword)),
+function factsOf(takesKeyword: boolean) {
+  return ({ query }: Pick<ApiRequest, 'query'>): RequestFacts => {
+    const site = marketSiteSchema.safeParse(query.marketSite ?? 'market.com');
+    const keyword = query.keyword;
+    return {
+      marketSite: site.success ? site.data : null,
+      hasKeyword: takesKeyword && (typeof keyword === 'string' ? keyword.trim().length > 0 : Array.isArray(keyword)),
+    };
   };
 }
 
-function respond(ctx: ApiContext, status: number, body: string, resultCount: number | null): void {
-  ctx.status = status;
-  ctx.type = 'application/json';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-  ctx.state.history = { ...ctx.state.history, resultCount };
-}
-
-async function run(ctx: ApiContext, deps: ListingRouteDeps, call: MarketCall): Promise<MarketOutcome> {
-  const principal = ctx.state.principal!;
-  const outcome = await performMarketRequest(deps, principal, ctx.state.requestId, call, (quota) => {
-    ctx.state.quota = quota;
-    deps.principals.updateQuota(ctx.state.keyHash!, quota);
+/** One metered call, serialized once: an idempotent replay sends these exact bytes again. */
+async function metered(deps: ListingRouteDeps, request: ApiRequest, path: string, call: MarketCall): Promise<RouteResult> {
+  const { principal } = request;
+  const outcome = await deps.meter.run({
+    workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
+    requestId: request.requestId,
+    call,
+    signal: request.signal,
+    patience: 'brief',
+    history: { method: 'GET', path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
   });
-  ctx.state.history = { ...ctx.state.history, charged: outcome.charged };
-  return outcome;
+  if (!outcome.ok) return { status: outcome.error.status, body: null, error: outcome.error, quota: outcome.quota, record: outcome.record };
+  return { status: 200, body: JSON.stringify(outcome.value), headers: NO_STORE, quota: outcome.quota, record: outcome.record };
 }
 
 /**
  * Runs the call under the caller's Idempotency-Key when one is sent: a repeat of a success replays
  * it byte for byte, uncharged; a repeat while the first runs, or with other parameters, is a 409.
  */
-async function runIdempotently(ctx: ApiContext, deps: ListingRouteDeps, path: string, call: MarketCall): Promise<void> {
-  const header = ctx.headers['idempotency-key'];
-  if (header === undefined) {
-    const outcome = await run(ctx, deps, call);
-    return respond(ctx, 200, outcome.body, outcome.resultCount);
+async function meteredOnce(deps: ListingRouteDeps, request: ApiRequest, path: string, call: MarketCall): Promise<RouteResult> {
+  const key = idempotencyKeyOf(request);
+  if (key === null) return metered(deps, request, path, call);
+  const { workspaceId } = request.principal;
+  const owner = request.requestId;
+  const begun = await deps.idempotency.begin(workspaceId, key, operationFingerprint('GET', path, call), owner);
+  switch (begun.kind) {
+    case 'replay':
+      return { status: begun.status, body: begun.body, headers: { ...NO_STORE, 'Idempotent-Replayed': 'true' }, resultCount: begun.resultCount };
+    case 'in_progress':
+      throw new AppError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running', { retryAfter: 1 });
+    case 'reused':
+      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with other parameters');
   }
-  if (Array.isArray(header) || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
-    throw new AppError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
-  }
-  const { workspaceId } = ctx.state.principal!;
-  const owner = ctx.state.requestId;
-  const fingerprint = operationFingerprint('GET', path, call);
-  const begun = await deps.idempotency.begin(workspaceId, header, fingerprint, owner);
-  if (begun.kind === 'replay') {
-    ctx.set('Idempotent-Replayed', 'true');
-    return respond(ctx, begun.status, begun.body, begun.resultCount);
-  }
-  if (begun.kind === 'in_progress') {
-    throw new AppError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running', { retryAfter: 1 });
-  }
-  if (begun.kind === 'reused') {
-    throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with other parameters');
-  }
-  let outcome: MarketOutcome;
+  let result: RouteResult;
   try {
-    outcome = await run(ctx, deps, call);
+    result = await metered(deps, request, path, call);
   } catch (error) {
-    await deps.idempotency.abandon(workspaceId, header, owner).catch((abandonError: unknown) =>
-      deps.logger.warn({ err: String(abandonError) }, 'idempotency abandon failed; the key frees itself when its lock expires'),
-    );
+    await deps.idempotency.abandon(workspaceId, key, owner).catch(() => undefined);
     throw error;
   }
-  await deps.idempotency.complete(workspaceId, header, owner, 200, outcome.body, outcome.resultCount).catch((error: unknown) =>
-    deps.logger.warn({ err: String(error) }, 'idempotency record failed; a repeat will run again'),
-  );
-  respond(ctx, 200, outcome.body, outcome.resultCount);
+  if (result.error) {
+    // Failures are not stored: a retry after a failure runs again.
+    await deps.idempotency.abandon(workspaceId, key, owner).catch(() => undefined);
+    return result;
+  }
+  await deps.idempotency
+    .complete(workspaceId, key, owner, result.status, result.body as string, result.record?.resultCount ?? null)
+    .catch((error: unknown) => deps.route.logger.warn({ err: String(error) }, 'idempotency record failed; a repeat will run again'));
+  return result;
 }
 
 /** Search (and its two aliases), category browse and item lookup. */
-export function listingRoutes(deps: ListingRouteDeps, guard: RouterMiddleware<ApiState>[]): Router<ApiState> {
-  const router = new Router<ApiState>();
+export function listingRoutes(deps: ListingRouteDeps): Router {
+  const router = new Router();
 
   for (const path of SEARCH_PATHS) {
-    router.get(path, ...guard, async (ctx) => {
-      noteRequest(ctx, true);
-      const query = parseOrThrow(searchParamsSchema, ctx.query, 'Invalid query parameters');
-      await runIdempotently(ctx, deps, path, { kind: 'listings', query });
-    });
+    router.get(
+      path,
+      authenticatedRoute(deps.route, { describe: factsOf(true) }, (request) => {
+        const query = parseOrThrow(searchParamsSchema, request.query, 'Invalid query parameters');
+        return meteredOnce(deps, request, path, { kind: 'search', query });
+      }),
+    );
   }
 
-  router.get('/v1/scrape/category', ...guard, async (ctx) => {
-    noteRequest(ctx, false);
-    const query = parseOrThrow(categoryParamsSchema, ctx.query, 'Invalid query parameters');
-    await runIdempotently(ctx, deps, '/v1/scrape/category', { kind: 'listings', query });
-  });
+  router.get(
+    '/v1/scrape/category',
+    authenticatedRoute(deps.route, { describe: factsOf(false) }, (request) => {
+      const query = parseOrThrow(categoryParamsSchema, request.query, 'Invalid query parameters');
+      return meteredOnce(deps, request, '/v1/scrape/category', { kind: 'category', query });
+    }),
+  );
 
-  router.get('/v1/item/:itemId', ...guard, async (ctx) => {
-    noteRequest(ctx, false);
-    const { itemId } = parseOrThrow(z.object({ itemId: itemIdSchema }), { itemId: ctx.params.itemId }, 'Invalid item id');
-    const { marketSite } = parseOrThrow(itemQueryObject, ctx.query, 'Invalid query parameters');
-    const outcome = await run(ctx, deps, { kind: 'item', itemId, marketSite });
-    respond(ctx, 200, outcome.body, outcome.resultCount);
-  });
+  router.get(
+    '/v1/item/:itemId',
+    authenticatedRoute(deps.route, { describe: factsOf(false) }, async (request) => {
+      const { itemId } = parseOrThrow(z.object({ itemId: itemIdSchema }), { itemId: request.params.itemId }, 'Invalid item id');
+      const { marketSite } = parseOrThrow(itemQueryObject, request.query, 'Invalid query parameters');
+      return metered(deps, request, '/v1/item/{itemId}', { kind: 'item', itemId, marketSite });
+    }),
+  );
 
   return router;
 }

@@ -7,6 +7,7 @@ import { moneySchema } from '@comps/shared/contract/money';
 import { API_VERSION } from '@comps/shared/contract/limits';
 import { historyEntrySchema, historyPageSchema } from '@comps/shared/contract/request-history';
 import { usageSchema } from '@comps/shared/contract/usage';
+import { jobListSchema, jobRecordSchema } from '@comps/shared/contract/job';
 import type { OperationDoc } from './api-operations.js';
 
 type JsonObject = Record<string, unknown>;
@@ -21,6 +22,8 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['Usage', usageSchema],
   ['HistoryEntry', historyEntrySchema],
   ['HistoryPage', historyPageSchema],
+  ['JobRecord', jobRecordSchema],
+  ['JobList', jobListSchema],
   ['Error', errorBodySchema],
 ];
 
@@ -56,7 +59,7 @@ function parameterSchema(field: z.ZodType): JsonObject {
   return json;
 }
 
-function parameters(object: z.ZodObject | undefined, location: 'query' | 'path'): JsonObject[] {
+function parameters(object: z.ZodObject | undefined, location: 'query' | 'path', examples: Record<string, unknown> = {}): JsonObject[] {
   if (!object) return [];
   return Object.entries(object.shape).map(([name, field]) => {
     const schema = parameterSchema(field as z.ZodType);
@@ -67,6 +70,7 @@ function parameters(object: z.ZodObject | undefined, location: 'query' | 'path')
       required: location === 'path' || !(field as z.ZodType).safeParse(undefined).success,
       ...(description ? { description } : {}),
       schema: rest,
+      ...(examples[name] === undefined ? {} : { example: examples[name] }),
     };
   });
 }
@@ -84,7 +88,7 @@ const AUTH_HEADERS = {
 
 function errorResponses(codes: ErrorCode[], authenticated: boolean): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of ['not_found' as ErrorCode, ...codes]) {
+  for (const code of ['not_found', 'method_not_allowed', ...codes] as ErrorCode[]) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -105,6 +109,31 @@ function errorResponses(codes: ErrorCode[], authenticated: boolean): JsonObject 
   );
 }
 
+/** A JSON request body as a caller writes it (defaults shown, nothing required that has one). */
+function requestBodySchema(body: z.ZodObject): JsonObject {
+  const json = z.toJSONSchema(body, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  delete json.$schema;
+  return json;
+}
+
+function successResponses(operation: OperationDoc, successRef: string | undefined): JsonObject {
+  const contentType = operation.success.contentType ?? 'application/json';
+  const schema = contentType === 'application/json' ? (successRef ? { $ref: successRef } : { type: 'object' }) : { type: 'string' };
+  const headers = {
+    ...(operation.authenticated ? AUTH_HEADERS : COMMON_HEADERS),
+    ...(operation.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+  };
+  const answer = (description: string, example?: unknown) => ({
+    description,
+    headers,
+    content: { [contentType]: { schema, ...(example === undefined ? {} : { example }) } },
+  });
+  return {
+    [String(operation.success.status ?? 200)]: answer(operation.success.description, operation.example?.response),
+    ...(operation.success.also ? { [String(operation.success.also.status)]: answer(operation.success.also.description) } : {}),
+  };
+}
+
 /** The OpenAPI 3.1 document of the public API, built from the contract's zod schemas. */
 export function buildOpenApiDocument(operations: OperationDoc[]): JsonObject {
   const { schemas, refOf } = componentSchemas();
@@ -121,19 +150,13 @@ export function buildOpenApiDocument(operations: OperationDoc[]): JsonObject {
         tags: operation.tags,
         security: operation.authenticated ? [{ bearerAuth: [] }] : [],
         parameters: [
-          ...parameters(operation.pathParams, 'path'),
-          ...parameters(operation.query, 'query'),
+          ...parameters(operation.pathParams, 'path', operation.example?.request?.path),
+          ...parameters(operation.query, 'query', operation.example?.request?.query),
           ...(operation.idempotencyKey ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
         ],
+        ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: requestBodySchema(operation.body), ...(operation.example?.request?.body ? { example: operation.example.request.body } : {}) } } } } : {}),
         responses: {
-          '200': {
-            description: operation.success.description,
-            headers: {
-              ...(operation.authenticated ? AUTH_HEADERS : COMMON_HEADERS),
-              ...(operation.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
-            },
-            content: { 'application/json': { schema: successRef ? { $ref: successRef } : { type: 'object' } } },
-          },
+          ...successResponses(operation, successRef),
           ...errorResponses(operation.errors, operation.authenticated),
         },
       },
@@ -147,7 +170,7 @@ export function buildOpenApiDocument(operations: OperationDoc[]): JsonObject {
       description: 'Normalized listing data from a regional online marketplace, mainly sold listings.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Listings' }, { name: 'Account' }, { name: 'Service' }],
+    tags: [{ name: 'Listings' }, { name: 'Jobs' }, { name: 'Account' }, { name: 'Service' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `sk_…`, from the dashboard' } },

@@ -1,41 +1,48 @@
-import { Router, type RouterMiddleware } from '@koa/router';
+import { Router } from '@koa/router';
+import { callAccounts, type AccountsClient } from '@comps/accounts/client';
 import { historyQuerySchema, type HistoryPage } from '@comps/shared/contract/request-history';
-import type { Usage } from '@comps/shared/contract/usage';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
-import { callAccounts, type AccountsClient } from '../accounts/accounts-client.js';
-import type { ApiState } from '../http/api-state.js';
+import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
+import { authenticatedRoute, type AuthenticatedRouteDeps } from '../http/authenticated-route.js';
 import { decodeHistoryCursor, encodeHistoryCursor } from '../history/history-cursor.js';
+import { readUsage } from '../usage/read-usage.js';
+
+const NOTHING_SEARCHED = { describe: () => ({ marketSite: null, hasKeyword: false }) };
 
 /** `GET /usage` and `GET /requests`: the caller's own plan, quota and history. Neither is charged. */
-export function accountRoutes(accounts: AccountsClient, guard: RouterMiddleware<ApiState>[]): Router<ApiState> {
-  const router = new Router<ApiState>();
+export function accountRoutes(deps: { route: AuthenticatedRouteDeps; accounts: AccountsClient; settlements: SettlementOutbox }): Router {
+  const router = new Router();
 
-  router.get('/usage', ...guard, async (ctx) => {
-    const { workspaceId } = ctx.state.principal!;
-    const usage: Usage = await callAccounts(() => accounts.usage.get.query({ workspaceId }));
-    ctx.state.quota = { limit: usage.plan.monthlyQuota, used: usage.used, remaining: usage.remaining };
-    ctx.body = usage;
-  });
+  router.get(
+    '/usage',
+    authenticatedRoute(deps.route, NOTHING_SEARCHED, async ({ principal }) => {
+      const usage = await readUsage(deps, principal.workspaceId);
+      return { status: 200, body: usage, quota: { limit: usage.plan.monthlyQuota, used: usage.used, remaining: usage.remaining } };
+    }),
+  );
 
-  router.get('/requests', ...guard, async (ctx) => {
-    const { workspaceId } = ctx.state.principal!;
-    const query = parseOrThrow(historyQuerySchema, ctx.query, 'Invalid query parameters');
-    const beforeRequestId = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor, workspaceId);
-    const page = await callAccounts(() =>
-      accounts.history.list.query({
-        workspaceId,
-        limit: query.limit,
-        ...(beforeRequestId ? { beforeRequestId } : {}),
-        ...(query.from ? { from: query.from } : {}),
-        ...(query.to ? { to: query.to } : {}),
-      }),
-    );
-    const body: HistoryPage = {
-      entries: page.entries,
-      nextCursor: page.continueBefore ? encodeHistoryCursor(workspaceId, page.continueBefore) : null,
-    };
-    ctx.body = body;
-  });
+  router.get(
+    '/requests',
+    authenticatedRoute(deps.route, NOTHING_SEARCHED, async (request) => {
+      const { workspaceId } = request.principal;
+      const query = parseOrThrow(historyQuerySchema, request.query, 'Invalid query parameters');
+      const beforeRequestId = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor, workspaceId);
+      const page = await callAccounts(() =>
+        deps.accounts.history.list.query({
+          workspaceId,
+          limit: query.limit,
+          ...(beforeRequestId ? { beforeRequestId } : {}),
+          ...(query.from ? { from: query.from } : {}),
+          ...(query.to ? { to: query.to } : {}),
+        }),
+      );
+      const body: HistoryPage = {
+        entries: page.entries,
+        nextCursor: page.continueBefore ? encodeHistoryCursor(workspaceId, page.continueBefore) : null,
+      };
+      return { status: 200, body };
+    }),
+  );
 
   return router;
 }

@@ -2,10 +2,10 @@ import { Router } from '@koa/router';
 import { API_VERSION, LIMITS } from '@comps/shared/contract/limits';
 import { UNSUPPORTED_CAPABILITIES, type Capabilities } from '@comps/shared/contract/capabilities';
 import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites';
-import type { ApiConfig } from '../config.js';
+import type { MeteringConfig } from '@comps/shared/metering/metering-config';
 
 /** Built once: capabilities follow configuration, which is fixed for the life of the process. */
-export function buildCapabilities(config: Pick<ApiConfig, 'dataGate' | 'enabledSites'>): Capabilities {
+export function buildCapabilities(config: Pick<MeteringConfig, 'dataGate' | 'enabledSites'>): Capabilities {
   return {
     version: API_VERSION,
     dataGate: { ...config.dataGate },

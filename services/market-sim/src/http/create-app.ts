@@ -3,10 +3,12 @@ import { Router } from '@koa/router';
 import { marketSiteSchema, type MarketSite } from '@comps/shared/contract/market-sites';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import type { Logger } from '@comps/shared/logging/create-logger';
-import type { SimKnobs } from '../config.js';
+import type { PageStyle, SimKnobs } from '../config.js';
 import { parseDirectives } from '../directives.js';
 import { listingOf } from '../listings.js';
-import { renderChallengePage, renderItemPage, renderNotFoundPage } from '../render/item-page.js';
+import { PageCache } from '../page-cache.js';
+import { renderChallengePage, renderItemPage, renderNotFoundPage, renderSignInPage } from '../render/item-page.js';
+import { PageFurniture } from '../render/page-furniture.js';
 import { renderSearchPage } from '../render/search-page.js';
 import { searchPage, type SimQuery } from '../search-results.js';
 
@@ -60,12 +62,22 @@ function simQueryOf(site: MarketSite, url: URL, categoryFromPath: string | undef
   };
 }
 
+export interface SimAppOptions {
+  knobs: SimKnobs;
+  pageStyle: PageStyle;
+  /** The most the cache of rendered results pages may hold. */
+  cacheBytes: number;
+}
+
 /**
  * The marketplace stand-in: every site under `/{site}`, search at `/sch/i.html` (and
  * `/sch/{category}/i.html`), items at `/itm/{id}`. Configured latency, throttling and errors apply
  * to every page; the search text can ask for its own (`sim:…` directives).
  */
-export function createSimApp(knobs: SimKnobs, logger: Logger): Koa {
+export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
+  const { knobs } = options;
+  const cache = new PageCache(options.cacheBytes);
+  const furniture = options.pageStyle === 'full' ? new PageFurniture() : null;
   const app = new Koa();
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
@@ -82,9 +94,12 @@ export function createSimApp(knobs: SimKnobs, logger: Logger): Koa {
       if (knobs.errorRate > 0 && Math.random() < knobs.errorRate) {
         return html(ctx, 500, '<!DOCTYPE html><html><head><title>Error</title></head><body>Internal error</body></html>');
       }
-      const delay = knobs.latencyMs + (knobs.jitterMs > 0 ? Math.random() * knobs.jitterMs : 0);
-      if (delay > 0) await sleep(delay);
+      // The latency is the time to answer, the page's rendering included, as a remote server's would be:
+      // the answer goes out that long after the request came in, however long rendering took within it.
+      const answerAt = performance.now() + knobs.latencyMs + (knobs.jitterMs > 0 ? Math.random() * knobs.jitterMs : 0);
       await next();
+      const left = answerAt - performance.now();
+      if (left > 0) await sleep(left);
     } finally {
       inFlight -= 1;
     }
@@ -102,9 +117,22 @@ export function createSimApp(knobs: SimKnobs, logger: Logger): Koa {
     if (directives.error) return html(ctx, 500, '<!DOCTYPE html><html><head><title>Error</title></head><body>Internal error</body></html>');
     if (directives.slowMs > 0) await sleep(directives.slowMs);
     if (directives.block) return html(ctx, 200, renderChallengePage());
-    const query = simQueryOf(site, url, ctx.params.category, keyword);
-    const page = searchPage(query, directives);
-    html(ctx, 200, renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url }));
+    if (directives.signIn) {
+      // The marketplace sends sold searches without a signed-in session to its sign-in page.
+      return ctx.redirect(`${ownOrigin(ctx)}/${site}/signin/?ru=${encodeURIComponent(url.toString())}`);
+    }
+    // A page depends on its address alone: rendered once, then served from the cache.
+    const key = `${ownOrigin(ctx)}${ctx.url}`;
+    let body = cache.get(key);
+    if (!body) {
+      const query = simQueryOf(site, url, ctx.params.category, keyword);
+      const page = searchPage(query, directives);
+      body = Buffer.from(renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url }, furniture));
+      cache.set(key, body);
+    }
+    ctx.status = 200;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = body;
   };
 
   const item = (ctx: Context) => {
@@ -116,6 +144,7 @@ export function createSimApp(knobs: SimKnobs, logger: Logger): Koa {
 
   pages.get('/:site/sch/i.html', search);
   pages.get('/:site/sch/:category/i.html', search);
+  pages.get('/:site/signin', (ctx) => html(ctx, 200, renderSignInPage()));
   pages.get('/:site/itm/:id', item);
   pages.get('/:site/itm/:slug/:id', item);
 

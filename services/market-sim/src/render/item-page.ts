@@ -43,3 +43,8 @@ export function renderNotFoundPage(site: MarketSite): string {
 export function renderChallengePage(): string {
   return `<!DOCTYPE html><html><head><title>Pardon Our Interruption...</title><link rel="stylesheet" href="/rs/c/challenge.css"></head><body><div class="pgHeading"><h1>Pardon Our Interruption...</h1><p>As you were browsing something about your browser made us think you were a bot.</p></div><!-- SiteId: 0, Environment: production, AppName: splashui --></body></html>`;
 }
+
+/** The sign-in page the marketplace redirects to when a page needs a signed-in session. */
+export function renderSignInPage(): string {
+  return `<!DOCTYPE html><html><head><title>Sign in or Register | eBay</title></head><body><form id="signin-form" method="post"><h1>Hello</h1><p>Sign in to eBay or create an account</p><input id="userid" name="userid" type="text"></form></body></html>`;
+}

@@ -29,14 +29,15 @@ export function hasClass(element: Element, name: string): boolean {
 
 /** Depth-first, in document order; `visit` returning false skips the element's children. */
 export function walk(root: AnyNode, visit: (element: Element) => boolean | void): void {
-  const stack: AnyNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isElement(node)) {
-      if (node !== root && visit(node) === false) continue;
-    }
-    const children = (node as { children?: AnyNode[] }).children;
-    if (children) for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
+  const children = (root as { children?: AnyNode[] }).children;
+  if (!children) return;
+  // Recursion (a page is a few dozen levels deep) costs less than a stack: each row is walked several times.
+  for (let i = 0; i < children.length; i += 1) {
+    const child = children[i]!;
+    // Only elements (and CDATA, which holds text) are visited or descended into.
+    if (child.type === 'text' || child.type === 'comment') continue;
+    if (isElement(child) && visit(child) === false) continue;
+    walk(child, visit);
   }
 }
 
@@ -80,4 +81,25 @@ export function rawText(root: AnyNode, skip?: (element: Element) => boolean): st
 
 export function textOf(root: AnyNode, skip?: (element: Element) => boolean): string {
   return cleanText(rawText(root, skip));
+}
+
+/**
+ * The text under a node as cheerio's `.text()` gives it: every text node, those of scripts and
+ * styles included, leaving out subtrees `skip` names (below the node itself).
+ */
+export function textContent(root: AnyNode, skip?: (element: Element) => boolean): string {
+  let text = '';
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') {
+      text += (node as { data: string }).data;
+      continue;
+    }
+    if (node.type === 'comment') continue;
+    if (skip && node !== root && isElement(node) && skip(node)) continue;
+    const children = (node as { children?: AnyNode[] }).children;
+    if (children) for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
+  }
+  return text;
 }

@@ -10,6 +10,17 @@ function imageOf(image: Element | undefined): string | null {
   return real ?? null;
 }
 
+/** Whether `ancestor` holds `element` (below itself). */
+function isInside(element: Element, ancestor: Element): boolean {
+  for (let node = element.parent; node; node = node.parent) if (node === ancestor) return true;
+  return false;
+}
+
+/** Adds `element` to `list` once (a class named twice lists it once, as a search by class finds it once). */
+function addOnce(list: Element[], element: Element): void {
+  if (list.at(-1) !== element) list.push(element);
+}
+
 const TITLE_NOISE = (element: Element) => hasClass(element, 'clipped') || hasClass(element, 's-card__new-listing') || hasClass(element, 'LIGHT_HIGHLIGHT');
 
 function sellerOf(spans: string[]): { sellerName: string | null; sellerFeedback: string | null } {
@@ -19,7 +30,11 @@ function sellerOf(spans: string[]): { sellerName: string | null; sellerFeedback:
   return { sellerName: spans[0] ?? null, sellerFeedback: spans.slice(1).find((text) => /%/.test(text)) ?? null };
 }
 
-/** The current layout: `li.s-card` with `data-listingid`; its parts are found in one walk by class. */
+/**
+ * The current layout: `li.s-card` with `data-listingid`; its parts are found in one walk by class,
+ * and so are its attribute rows and prices (each row is then told by where it stands, rather than
+ * by walking each part again).
+ */
 export function extractCardRow(card: Element): RawRow {
   let title: Element | undefined;
   let caption: Element | undefined;
@@ -28,10 +43,14 @@ export function extractCardRow(card: Element): RawRow {
   let primary: Element | undefined;
   let secondary: Element | undefined;
   const subtitles: Element[] = [];
+  const allRows: Element[] = [];
+  const prices: Element[] = [];
   walk(card, (element) => {
     // Card variants name the item link differently (s-card__link, su-link, image-treatment); its target is the same.
     if (href === undefined && element.name === 'a' && element.attribs.href?.includes('/itm/')) href = element.attribs.href;
-    if (!element.attribs.class) return true;
+    const classes = element.attribs.class;
+    // Most of a card's elements have none of these classes: only candidates are split.
+    if (!classes || !(classes.includes('s-card__') || classes.includes('su-card-container__attributes__'))) return true;
     for (const name of classList(element)) {
       if (name === 's-card__title') title ??= element;
       else if (name === 's-card__caption') caption ??= element;
@@ -39,18 +58,19 @@ export function extractCardRow(card: Element): RawRow {
       else if (name === 's-card__subtitle') subtitles.push(element);
       else if (name === 'su-card-container__attributes__primary') primary ??= element;
       else if (name === 'su-card-container__attributes__secondary') secondary ??= element;
+      else if (name === 's-card__attribute-row') addOnce(allRows, element);
+      else if (name === 's-card__price') addOnce(prices, element);
     }
     return true;
   });
-  const attributeRows = primary ? findAll(primary, (element) => hasClass(element, 's-card__attribute-row')) : [];
-  const priceRow = attributeRows.find((row) => findFirst(row, (element) => hasClass(element, 's-card__price')));
+  // The attribute rows of the first primary section, in order; the price row is the first that holds a price.
+  const attributeRows = primary ? allRows.filter((row) => isInside(row, primary!)) : [];
+  const priceRow = attributeRows.find((row) => prices.some((price) => isInside(price, row)));
   const priceParts = priceRow
-    ? findAll(priceRow, (element) => hasClass(element, 's-card__price')).map((span) => ({ text: textOf(span), classes: span.attribs.class ?? '' }))
+    ? prices.filter((price) => isInside(price, priceRow)).map((span) => ({ text: textOf(span), classes: span.attribs.class ?? '' }))
     : [];
   const rows = attributeRows.filter((row) => row !== priceRow).map((row) => textOf(row)).filter(Boolean);
-  const sellerRow = secondary
-    ? findAll(secondary, (element) => hasClass(element, 's-card__attribute-row')).find((row) => rawText(row).includes('%'))
-    : undefined;
+  const sellerRow = secondary ? allRows.find((row) => isInside(row, secondary!) && rawText(row).includes('%')) : undefined;
   const sellerSpans = sellerRow ? findAll(sellerRow, (element) => element.name === 'span' && hasClass(element, 'su-styled-text')).map((span) => textOf(span)) : [];
   return {
     listingId: card.attribs['data-listingid'] ?? null,
@@ -76,11 +96,16 @@ export function extractItemRow(item: Element): RawRow {
   const subtitles: Element[] = [];
   const details: Element[] = [];
   const etrs: Element[] = [];
+  const prices: Element[] = [];
+  let tagBlock: Element | undefined;
   walk(item, (element) => {
-    if (!element.attribs.class) return true;
+    if (!element.attribs.class?.includes('s-item__')) return true;
     for (const name of classList(element)) {
       if (name === 's-item__title') title ??= element;
-      else if (name === 's-item__price') price ??= element;
+      else if (name === 's-item__price') {
+        price ??= element;
+        addOnce(prices, element);
+      } else if (name === 's-item__title--tagblock') tagBlock ??= element;
       else if (name === 's-item__link' && element.name === 'a' && element.attribs.href) href ??= element.attribs.href;
       else if ((name === 's-item__image-img' && element.name === 'img') || (name === 's-item__image' && !image)) image ??= element.name === 'img' ? element : findFirst(element, (child) => child.name === 'img');
       else if (name === 's-item__caption--signal') caption ??= element;
@@ -92,13 +117,13 @@ export function extractItemRow(item: Element): RawRow {
     return true;
   });
   // The older sold layout puts "Sold  Jul 5, 2023" in the title's tag block.
-  const tagBlock = caption ? undefined : findFirst(item, (element) => hasClass(element, 's-item__title--tagblock'));
   caption ??= tagBlock ? findFirst(tagBlock, (element) => hasClass(element, 'POSITIVE') || hasClass(element, 'NEGATIVE')) : undefined;
   const titleText = title ? textOf(title, (element) => TITLE_NOISE(element) || hasClass(element, 's-item__title--tagblock')) : '';
   const strikethrough = price ? Boolean(findFirst(price, (element) => hasClass(element, 'STRIKETHROUGH'))) : false;
   const italic = price ? Boolean(findFirst(price, (element) => hasClass(element, 'ITALIC'))) : false;
   const priceParts = price ? [{ text: textOf(price), classes: `s-item__price${strikethrough ? ' strikethrough' : ''}${italic ? ' italic' : ''}` }] : [];
-  const rows = details.filter((detail) => !findFirst(detail, (element) => hasClass(element, 's-item__price')) && !hasClass(detail, 's-item__price')).map((detail) => textOf(detail)).filter(Boolean);
+  // Details that are or hold a price are the price, not rows.
+  const rows = details.filter((detail) => !prices.some((found) => found === detail || isInside(found, detail))).map((detail) => textOf(detail)).filter(Boolean);
   // "username (1,234) 99.5%" in one span; some pages instead show "username" "100% positive (9.6K)".
   const sellerText = sellerInfo ? textOf(sellerInfo) : '';
   const sellerMatch = /^(.*?)\s*\(([\d.,\s]+[KkMm]?)\)\s*(.*%.*)?$/.exec(sellerText);

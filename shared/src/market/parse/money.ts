@@ -25,7 +25,8 @@ const MARKERS: Array<[marker: RegExp, currency: string | ((site: MarketSite) => 
   [/R\$/i, 'BRL'],
   [/S\/\.?/i, 'PEN'],
   [/CN\s?¥|RMB/i, 'CNY'],
-  [/\b(USD|CAD|AUD|GBP|EUR|JPY|CHF|NZD|HKD|SGD|MXN|BRL|PEN|CNY|INR|PLN|SEK|NOK|DKK|CZK|HUF|KRW|TWD|MYR|PHP|THB|ILS|ZAR|TRY)\b/i, ''],
+  // An ISO code stands alone or right against the number ("EUR 13,00", "KRW129,680.08").
+  [/(?<![A-Za-z])(USD|CAD|AUD|GBP|EUR|JPY|CHF|NZD|HKD|SGD|MXN|BRL|PEN|CNY|INR|PLN|SEK|NOK|DKK|CZK|HUF|KRW|TWD|MYR|PHP|THB|ILS|ZAR|TRY)(?![A-Za-z])/i, ''],
   [/€/, 'EUR'],
   [/£/, 'GBP'],
   [/円|¥|￥/, 'JPY'],
@@ -48,7 +49,11 @@ function currencyIn(text: string, site: MarketSite): string | null {
 
 const AMOUNT = /\d{1,3}(?:[.,\s\u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?/g;
 
-/** "1.234,56", "1,234.56", "6,314" (yen), "12,50": the decimal separator is read from the number itself. */
+/**
+ * "1.234,56", "1,234.56", "6,314" (yen), "12,50": the decimal separator is read from the number
+ * itself; the value is then rounded to the currency's minor unit, as the contract's Money is
+ * ("KRW129,680.08" is 129680: the marketplace shows won with two decimals, ISO 4217 has none).
+ */
 export function parseAmount(raw: string, minorUnits: number): number | null {
   const compact = raw.replace(/[\s\u00a0\u202f'’]/g, '');
   const lastDot = compact.lastIndexOf('.');
@@ -60,9 +65,10 @@ export function parseAmount(raw: string, minorUnits: number): number | null {
     const separator = lastDot >= 0 ? '.' : ',';
     const occurrences = compact.split(separator).length - 1;
     const digitsAfter = compact.length - compact.lastIndexOf(separator) - 1;
-    // One separator followed by other than three digits is a decimal point ("12,5", "12.50");
-    // three digits, or several separators, are thousands ("1.300", "6,314", "1,000,000").
-    if (occurrences === 1 && digitsAfter !== 3 && minorUnits > 0) decimal = separator;
+    // One separator followed by other than three digits is a decimal point ("12,5", "12.50"), whatever
+    // the currency: the marketplace prints KRW with cents although ISO 4217 gives it none. Three
+    // digits, or several separators, are thousands ("1.300", "6,314", "1,000,000").
+    if (occurrences === 1 && digitsAfter !== 3) decimal = separator;
   }
   let normalized = compact;
   if (decimal) {

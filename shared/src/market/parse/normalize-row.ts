@@ -32,8 +32,18 @@ export function itemIdOf(row: RawRow): string | null {
   return fromUrl ?? null;
 }
 
+/**
+ * An address whose origin is written as the URL parser would give it (a scheme, a lower-case host
+ * name that ends in letters: no IP address, port, user or character the parser would change) and
+ * whose path starts with /itm/: the marketplace's own links, nearly every row's.
+ */
+const PLAIN_ITEM_LINK = /^(https?:\/\/(?:[a-z0-9-]+\.)*[a-z]+)\/itm\//;
+
 /** The listing's own address: `/itm/{id}` where the link points, tracking and title slug removed. */
 export function canonicalItemUrl(href: string | null, itemId: string): string {
+  // Parsing every row's link (a few hundred characters of tracking) costs more than the rest of its row's reading.
+  const plain = href === null ? null : PLAIN_ITEM_LINK.exec(href);
+  if (plain) return `${plain[1]}/itm/${itemId}`;
   try {
     const url = new URL(href ?? '');
     // Keep a path prefix in front of /itm/ (a site mounted under a path, as on the simulator).
@@ -79,6 +89,8 @@ function shippingOf(rows: string[], site: MarketSite, priceCurrency: string | un
   return { shipping: null, shippingText: other ?? null };
 }
 
+const FIXED_PRICE_TEXTS = [...BUY_IT_NOW_TEXTS, ...OR_BEST_OFFER_TEXTS, ...BEST_OFFER_ACCEPTED_TEXTS];
+
 function buyingFormatOf(rows: string[]): { buyingFormat: BuyingFormat | null; bidCount: number | null } {
   for (const row of rows) {
     const bids = BID_COUNT_PATTERN.exec(row);
@@ -86,7 +98,7 @@ function buyingFormatOf(rows: string[]): { buyingFormat: BuyingFormat | null; bi
   }
   const fixedPrice = rows.some((row) => {
     const folded = foldText(row);
-    return [...BUY_IT_NOW_TEXTS, ...OR_BEST_OFFER_TEXTS, ...BEST_OFFER_ACCEPTED_TEXTS].some((text) => folded === text || folded.startsWith(text));
+    return FIXED_PRICE_TEXTS.some((text) => folded.startsWith(text));
   });
   return { buyingFormat: fixedPrice ? 'buyItNow' : null, bidCount: null };
 }

@@ -32,16 +32,18 @@ function isoDate(year: number, month: number, day: number): string | null {
 }
 
 const LETTERS = '[A-Za-zÀ-ÿ]+\\.?';
+const MONTH_DAY_YEAR = new RegExp(`(${LETTERS})\\s+(\\d{1,2}),?\\s+(\\d{4})`);
+const DAY_MONTH_YEAR = new RegExp(`(\\d{1,2})\\.?\\s+(?:de\\s+)?(${LETTERS})\\s+(?:de\\s+)?(\\d{4})`);
 
 /** A date in any of the sites' formats: "Mar 7, 2026", "7 Mar 2026", "3. Okt. 2025", "3 oct. 2025", "03.10.2025". */
 export function parseLocalizedDate(text: string): string | null {
   const cleaned = cleanText(text);
-  let match = new RegExp(`(${LETTERS})\\s+(\\d{1,2}),?\\s+(\\d{4})`).exec(cleaned);
+  let match = MONTH_DAY_YEAR.exec(cleaned);
   if (match) {
     const month = monthOf(match[1]!);
     if (month) return isoDate(Number(match[3]), month, Number(match[2]));
   }
-  match = new RegExp(`(\\d{1,2})\\.?\\s+(?:de\\s+)?(${LETTERS})\\s+(?:de\\s+)?(\\d{4})`).exec(cleaned);
+  match = DAY_MONTH_YEAR.exec(cleaned);
   if (match) {
     const month = monthOf(match[2]!);
     if (month) return isoDate(Number(match[3]), month, Number(match[1]));

@@ -79,9 +79,10 @@ export const BEST_OFFER_ACCEPTED_TEXTS = [
 /** "7 bids", "1 Gebot", "3 enchères", "5 offerte", "2 pujas", "8 ofertas de subasta", "7件の入札". */
 export const BID_COUNT_PATTERN = /(\d[\d.,]*)\s*(?:bids?|gebote?|enchères?|offerte?|pujas?|ofertas de subasta|件の入札)(?![a-z])/i;
 
-export const SHIPPING_WORDS = ['delivery', 'shipping', 'postage', 'versand', 'lieferung', 'livraison', 'frais de port', 'spedizione', 'envío', 'envio', '送料', '配送'];
+/** Korean ("+배송비 KRW36,330.95") is the marketplace's translated interface on its English sites. */
+export const SHIPPING_WORDS = ['delivery', 'shipping', 'postage', 'versand', 'lieferung', 'livraison', 'frais de port', 'spedizione', 'envío', 'envio', '送料', '配送', '배송'];
 
-export const FREE_WORDS = ['free', 'kostenlos', 'kostenloser', 'gratuit', 'gratuite', 'gratuita', 'gratis', '無料'];
+export const FREE_WORDS = ['free', 'kostenlos', 'kostenloser', 'gratuit', 'gratuite', 'gratuita', 'gratis', '無料', '무료'];
 
 /** Shipping the page says it does not know. */
 export const SHIPPING_UNKNOWN_TEXTS = ['not specified', 'nicht angegeben', 'non spécifié', 'non specificat', 'no especificado', '指定なし'];

@@ -7,6 +7,10 @@ export const createApiKeyInput = z.object({
   name: z.string().min(1).max(100).nullable().default(null),
 });
 
+/** The key itself is in this answer only: it is stored as a hash. */
+export const issuedApiKeySchema = z.object({ apiKeyId: z.string(), key: z.string(), prefix: z.string(), lastFour: z.string() });
+
 export const createApiKey = procedure
   .input(createApiKeyInput)
+  .output(issuedApiKeySchema)
   .mutation(({ ctx, input }) => createKey(ctx.db, input.workspaceId, input.name));

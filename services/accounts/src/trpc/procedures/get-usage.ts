@@ -1,7 +1,16 @@
 import { z } from 'zod';
+import { usageSchema } from '@comps/shared/contract/usage';
+import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
 import { getUsage as usage } from '../../workspaces/workspace-service.js';
 import { procedure } from '../trpc.js';
 
-export const getUsageInput = z.object({ workspaceId: z.string().min(1).max(32) });
+export const getUsageInput = z.object({
+  workspaceId: z.string().min(1).max(32),
+  /** Successes already answered whose charge may not be settled yet (the caller's settlement outbox knows them). */
+  answeredRequestIds: z.array(z.string().regex(REQUEST_ID_PATTERN)).max(100_000).default([]),
+});
 
-export const getUsage = procedure.input(getUsageInput).query(({ ctx, input }) => usage(ctx.db, input.workspaceId));
+export const getUsage = procedure
+  .input(getUsageInput)
+  .output(usageSchema)
+  .query(({ ctx, input }) => usage(ctx.db, input.workspaceId, ctx.ledger.now(), input.answeredRequestIds));

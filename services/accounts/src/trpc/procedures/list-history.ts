@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '@comps/shared/contract/limits';
+import { historyEntrySchema } from '@comps/shared/contract/request-history';
 import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
 import { listHistory as list } from '../../history/history-service.js';
 import { procedure } from '../trpc.js';
@@ -12,4 +13,7 @@ export const listHistoryInput = z.object({
   to: z.iso.date().optional(),
 });
 
-export const listHistory = procedure.input(listHistoryInput).query(({ ctx, input }) => list(ctx.db, input));
+export const listHistory = procedure
+  .input(listHistoryInput)
+  .output(z.object({ entries: z.array(historyEntrySchema), continueBefore: z.string().nullable() }))
+  .query(({ ctx, input }) => list(ctx.db, input, ctx.ledger.now()));

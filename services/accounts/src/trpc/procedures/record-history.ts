@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { historyRecordSchema } from '../../history/history-record.js';
+import { historyRecordSchema } from '@comps/shared/accounts/history-record';
 import { recordHistory as record } from '../../history/history-service.js';
 import { procedure } from '../trpc.js';
 
 export const recordHistoryInput = z.object({ entries: z.array(historyRecordSchema).min(1).max(500) });
 
-export const recordHistory = procedure.input(recordHistoryInput).mutation(async ({ ctx, input }) => {
-  await record(ctx.db, input.entries);
-  return { recorded: input.entries.length };
-});
+export const recordHistory = procedure
+  .input(recordHistoryInput)
+  .output(z.object({ recorded: z.number().int() }))
+  .mutation(async ({ ctx, input }) => {
+    await record(ctx.db, input.entries);
+    return { recorded: input.entries.length };
+  });

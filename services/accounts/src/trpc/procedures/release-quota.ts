@@ -7,4 +7,5 @@ export const releaseQuotaInput = z.object({ requestId: z.string().regex(REQUEST_
 
 export const releaseQuota = procedure
   .input(releaseQuotaInput)
+  .output(z.object({ released: z.boolean() }))
   .mutation(({ ctx, input }) => release(ctx.ledger, input.requestId));

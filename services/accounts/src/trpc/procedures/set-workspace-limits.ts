@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planIdSchema } from '@comps/shared/contract/usage';
+import { effectivePlanSchema, planIdSchema } from '@comps/shared/contract/usage';
 import { setWorkspaceLimits as setLimits } from '../../workspaces/workspace-service.js';
 import { forgetQuota } from '../../ledger/ledger-service.js';
 import { procedure } from '../trpc.js';
@@ -15,6 +15,7 @@ export const setWorkspaceLimitsInput = z.object({
 
 export const setWorkspaceLimits = procedure
   .input(setWorkspaceLimitsInput)
+  .output(effectivePlanSchema)
   .mutation(({ ctx, input }) => {
     const { workspaceId, ...patch } = input;
     forgetQuota(ctx.ledger, workspaceId);

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { Agent } from 'undici';
+import { sql } from 'kysely';
+import { createAccountsClient, type AccountsClient } from '@comps/accounts/client';
+import { createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
+import { migrateToLatest } from '@comps/shared/db/migrate';
+import { launchStack, type Stack } from '@comps/scripts/stack/launch-stack';
+
+export interface BenchStack {
+  stack: Stack;
+  accounts: AccountsClient;
+  workspaceId: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A whole stack for a benchmark, on a fresh database of its own and Redis keys of its own, with the
+ * shared upstream capacity out of the way (the benchmark measures the stack, not the limit), and a
+ * pro workspace whose quota, rate and concurrency are out of the way too.
+ */
+export async function startBenchStack(name: string, env: Record<string, string> = {}): Promise<BenchStack> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/comps_bench_${name}`;
+  const { serverUrl, database } = splitDatabaseUrl(databaseUrl);
+  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
+  await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
+  await server.destroy();
+  await migrateToLatest(databaseUrl);
+  const internalToken = 'bench-token-bench-token-bench-token-00';
+  const stack = await launchStack({
+    env: {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `bench-${name}:${Date.now()}:`,
+      INTERNAL_TOKEN: internalToken,
+      LOG_LEVEL: 'warn',
+      UPSTREAM_CALLS_PER_SECOND: '1000000',
+      UPSTREAM_MAX_IN_FLIGHT: '10000',
+      UPSTREAM_WORKSPACE_SHARE: '1',
+      MARKET_SIM_LATENCY_MS: '0',
+      ...env,
+    },
+    output: 'inherit',
+  });
+  const agent = new Agent();
+  const accounts = createAccountsClient({ url: `http://127.0.0.1:${stack.ports.accountsInternal}`, internalToken, timeoutMs: 10_000, dispatcher: agent });
+  const { workspaceId, apiKey } = await accounts.workspaces.create.mutate({ name: 'bench', planId: 'pro' });
+  await accounts.workspaces.setLimits.mutate({ workspaceId, monthlyQuota: 100_000_000, rateLimit: 100_000_000, concurrency: 10_000 });
+  return {
+    stack,
+    accounts,
+    workspaceId,
+    apiKey: apiKey.key,
+    async stop() {
+      await agent.close();
+      await stack.stop();
+    },
+  };
+}
+
+export const log = (line = '') => process.stdout.write(`${line}\n`);
+
+/** CPU time (user + system) of a process so far, in ms, from /proc. */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process, in MB, from /proc. */
+export function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+export const verdict = (met: boolean) => (met ? 'MET' : 'NOT MET');
+
+/** Runs a benchmark's main and exits with its outcome (the stack's processes are its children). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

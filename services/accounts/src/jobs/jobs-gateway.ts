@@ -1,0 +1,18 @@
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import type { jobListSchema } from '@comps/shared/contract/job';
+
+/** A job as the jobs list gives it: the contract's job record without its items. */
+export type JobSummary = z.infer<typeof jobListSchema>['jobs'][number];
+
+/**
+ * What the dashboard needs of the jobs service (over its internal port, never through the public
+ * API): a workspace's jobs, and a job's CSV for that workspace. Another workspace's job is not found,
+ * as on the API.
+ */
+export interface JobsGateway {
+  listJobs(workspaceId: string, signal: AbortSignal): Promise<JobSummary[]>;
+  /** The CSV as a stream, or null when the workspace has no such job (or it is past retention). */
+  openCsv(workspaceId: string, jobId: string, signal: AbortSignal): Promise<Readable | null>;
+  close(): Promise<void>;
+}

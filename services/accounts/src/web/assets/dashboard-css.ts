@@ -1,0 +1,115 @@
+/** The dashboard's whole stylesheet: ours, small, served as /dashboard/assets/dashboard.css. */
+export const DASHBOARD_CSS = `
+:root {
+  --ink: #1c2230; --muted: #5b6475; --line: #dde1e8; --paper: #ffffff; --wash: #f5f6f9;
+  --accent: #2f4ac7; --accent-ink: #ffffff; --accent-soft: #e7ebfb;
+  --ok: #1d7a4a; --ok-soft: #e3f4ea; --bad: #b3261e; --bad-soft: #fbe9e7; --warn-soft: #fff6dc;
+  --radius: 8px;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: var(--ink); background: var(--wash); line-height: 1.5;
+}
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; }
+a { color: var(--accent); }
+a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid #8fa2f0; outline-offset: 2px; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
+.skip-link { position: absolute; left: -999px; top: 0; background: var(--paper); padding: .5rem 1rem; }
+.skip-link:focus { left: 1rem; z-index: 10; }
+
+.site-header { background: var(--ink); color: #fff; }
+.site-header .bar { max-width: 1200px; margin: 0 auto; padding: .6rem 1.25rem; display: flex; align-items: center; gap: 1.5rem; flex-wrap: wrap; }
+.brand { color: #fff; font-weight: 700; text-decoration: none; font-size: 1.1rem; letter-spacing: .01em; }
+.brand span { color: #9fb0ff; font-weight: 500; }
+.site-nav { display: flex; gap: .25rem; flex-wrap: wrap; flex: 1; }
+.site-nav a { color: #d5dbeb; text-decoration: none; padding: .35rem .7rem; border-radius: 6px; }
+.site-nav a:hover { background: rgba(255,255,255,.08); color: #fff; }
+.site-nav a[aria-current="page"] { background: rgba(255,255,255,.16); color: #fff; }
+.account { display: flex; align-items: center; gap: .75rem; color: #c4cbe0; font-size: .9rem; }
+.account form { margin: 0; }
+
+main { width: 100%; max-width: 1200px; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; flex: 1; }
+h1 { font-size: 1.6rem; margin: .25rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 0 0 .75rem; }
+.lead { color: var(--muted); margin-top: -.5rem; }
+.panel { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); padding: 1.25rem; margin-bottom: 1.25rem; }
+.grid { display: grid; gap: 1.25rem; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); }
+.site-footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1rem; }
+
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; font-weight: 600; }
+.big-number { font-size: 1.9rem; font-weight: 700; }
+.muted { color: var(--muted); }
+.nowrap { white-space: nowrap; }
+.small { font-size: .8rem; }
+
+progress.usage { width: 100%; height: 1rem; appearance: none; border: none; border-radius: 999px; background: var(--accent-soft); overflow: hidden; }
+progress.usage::-webkit-progress-bar { background: var(--accent-soft); border-radius: 999px; }
+progress.usage::-webkit-progress-value { background: var(--accent); border-radius: 999px; }
+progress.usage::-moz-progress-bar { background: var(--accent); border-radius: 999px; }
+progress.usage.high::-webkit-progress-value { background: var(--bad); }
+progress.usage.high::-moz-progress-bar { background: var(--bad); }
+progress.job { width: 8rem; height: .6rem; vertical-align: middle; }
+
+.chart { width: 100%; height: auto; display: block; }
+.chart .axis { stroke: var(--line); }
+.chart .grid-line { stroke: #eef0f4; }
+.chart text { fill: var(--muted); font-size: 11px; font-family: inherit; }
+.chart .bar-charged { fill: var(--accent); }
+.chart .bar-free { fill: #b8c3f2; }
+.chart .today { fill: var(--ink); font-weight: 700; }
+.legend { display: flex; gap: 1.25rem; font-size: .85rem; color: var(--muted); margin: .5rem 0 0; padding: 0; list-style: none; }
+.swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .35rem; vertical-align: -1px; }
+.swatch.charged { background: var(--accent); }
+.swatch.free { background: #b8c3f2; }
+
+form.stacked { display: grid; gap: .9rem; max-width: 26rem; }
+form.inline { display: flex; gap: .75rem; align-items: end; flex-wrap: wrap; }
+.field { display: grid; gap: .3rem; }
+label { font-weight: 600; font-size: .92rem; }
+.hint { color: var(--muted); font-size: .85rem; font-weight: 400; }
+input[type=text], input[type=email], input[type=password], input[type=date] {
+  font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; min-width: 12rem;
+}
+input[readonly] { background: var(--wash); }
+button, .button {
+  font: inherit; font-weight: 600; cursor: pointer; border-radius: 6px; padding: .5rem 1rem; border: 1px solid var(--accent);
+  background: var(--accent); color: var(--accent-ink); text-decoration: none; display: inline-block; line-height: 1.3; white-space: nowrap;
+}
+button.secondary, .button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: var(--bad); border-color: var(--bad); }
+button.danger-outline { background: #fff; color: var(--bad); border-color: #e2b4b0; padding: .3rem .75rem; font-size: .9rem; }
+button.link { background: none; border: none; color: #d5dbeb; padding: .25rem .5rem; text-decoration: underline; font-weight: 500; }
+.actions { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
+
+.notice { border-radius: var(--radius); padding: .8rem 1rem; margin-bottom: 1rem; border: 1px solid; }
+.notice.error { background: var(--bad-soft); border-color: #efc2bd; color: #7a1a14; }
+.notice.success { background: var(--ok-soft); border-color: #b9e0c8; color: #134d2f; }
+.notice.info { background: var(--accent-soft); border-color: #c9d2f5; }
+.notice.warning { background: var(--warn-soft); border-color: #efdc9f; }
+.new-key { border: 2px solid var(--ok); background: var(--ok-soft); }
+.new-key .key-row { display: flex; gap: .5rem; flex-wrap: wrap; }
+.new-key input { flex: 1; min-width: 20rem; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+
+table { width: 100%; border-collapse: collapse; font-size: .93rem; }
+caption { text-align: left; color: var(--muted); padding-bottom: .5rem; }
+th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
+th { color: var(--muted); font-weight: 600; font-size: .82rem; text-transform: uppercase; letter-spacing: .03em; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.table-wrap { overflow-x: auto; }
+.badge { display: inline-block; padding: .1rem .55rem; border-radius: 999px; font-size: .8rem; font-weight: 600; }
+.badge.ok { background: var(--ok-soft); color: var(--ok); }
+.badge.bad { background: var(--bad-soft); color: var(--bad); }
+.badge.neutral { background: var(--wash); color: var(--muted); border: 1px solid var(--line); }
+.badge.busy { background: var(--accent-soft); color: var(--accent); }
+.pager { display: flex; gap: 1rem; justify-content: space-between; margin-top: 1rem; }
+
+.auth { max-width: 28rem; margin: 2rem auto; }
+.auth .panel { padding: 1.75rem; }
+.auth h1 { margin-top: 0; }
+pre.snippet { background: var(--ink); color: #e6e9f2; padding: 1rem; border-radius: var(--radius); overflow-x: auto; margin: 0; }
+details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+[hidden] { display: none !important; }
+#api-reference { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); min-height: 20rem; }
+`;

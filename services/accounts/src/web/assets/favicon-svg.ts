@@ -1,0 +1,1 @@
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1c2230"/><rect x="7" y="17" width="4" height="8" rx="1" fill="#9fb0ff"/><rect x="14" y="11" width="4" height="14" rx="1" fill="#9fb0ff"/><rect x="21" y="7" width="4" height="18" rx="1" fill="#ffffff"/></svg>`;

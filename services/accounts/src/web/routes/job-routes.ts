@@ -1,0 +1,43 @@
+import { Router } from '@koa/router';
+import { AppError } from '@comps/shared/errors/app-error';
+import type { JobSummary } from '../../jobs/jobs-gateway.js';
+import { frameOf, sendPage, sessionOf } from '../respond.js';
+import { requestSignal } from '../request-signal.js';
+import { jobsPage } from '../views/jobs-page.js';
+import type { WebDeps } from '../web-deps.js';
+import type { WebState } from '../web-state.js';
+
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The workspace's background jobs and their CSVs, from the jobs service over its internal port. */
+export function jobRoutes(deps: WebDeps): Router<WebState> {
+  const router = new Router<WebState>();
+
+  router.get('/dashboard/jobs', async (ctx) => {
+    const { workspaceId } = sessionOf(ctx);
+    let jobs: JobSummary[] = [];
+    let unavailable: string | null = null;
+    try {
+      jobs = await deps.jobs.listJobs(workspaceId, requestSignal(ctx));
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'service_unavailable')) throw error;
+      deps.logger.warn({ reason: error.message }, 'jobs service unavailable');
+      unavailable = 'The jobs service is not answering right now, so your jobs cannot be listed. Try again in a moment.';
+      ctx.set('Retry-After', String(error.retryAfter ?? 2));
+    }
+    sendPage(ctx, jobsPage(frameOf(ctx, deps), { jobs, unavailable }), unavailable ? 503 : 200);
+  });
+
+  router.get('/dashboard/jobs/:jobId/download.csv', async (ctx) => {
+    const { workspaceId } = sessionOf(ctx);
+    const jobId = String(ctx.params.jobId).toLowerCase();
+    // Another workspace's job is not found, as one that does not exist (the jobs service decides by workspace).
+    const csv = JOB_ID.test(jobId) ? await deps.jobs.openCsv(workspaceId, jobId, requestSignal(ctx)) : null;
+    if (!csv) throw new AppError('not_found', 'No such job');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.set('Content-Disposition', `attachment; filename="job-${jobId}.csv"`);
+    ctx.body = csv;
+  });
+
+  return router;
+}

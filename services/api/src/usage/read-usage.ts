@@ -1,0 +1,12 @@
+import { callAccounts, type AccountsClient } from '@comps/accounts/client';
+import type { Usage } from '@comps/shared/contract/usage';
+import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
+
+/**
+ * The workspace's usage as its caller must see it: successes already answered count at once,
+ * though their charge may still wait in the settlement outbox (read your own writes).
+ */
+export async function readUsage(deps: { accounts: AccountsClient; settlements: SettlementOutbox }, workspaceId: string): Promise<Usage> {
+  const answeredRequestIds = await deps.settlements.pendingOf(workspaceId);
+  return callAccounts(() => deps.accounts.usage.get.query({ workspaceId, answeredRequestIds }));
+}

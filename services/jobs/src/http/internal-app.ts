@@ -1,0 +1,50 @@
+import { Readable } from 'node:stream';
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { jobIdSchema } from '@comps/shared/contract/job';
+import { parseOrThrow } from '@comps/shared/errors/zod-details';
+import { assignRequestId } from '@comps/shared/http/assign-request-id';
+import { handleErrors } from '@comps/shared/http/handle-errors';
+import { healthRoutes } from '@comps/shared/http/health-routes';
+import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
+import { requireInternalToken } from '@comps/shared/http/require-internal-token';
+import type { Logger } from '@comps/shared/logging/create-logger';
+import type { RedisClient } from '@comps/shared/redis/create-redis';
+import { JOB_WORKSPACE_HEADER } from '@comps/shared/jobs/job-csv-download';
+import { jobCsvChunks } from '../csv/job-csv-stream.js';
+import { getJob, type JobServiceDeps } from '../jobs/job-service.js';
+import { jobsRouter } from '../trpc/router.js';
+import { pingDatabase } from '@comps/shared/db/ping';
+
+/** The jobs service's only port, internal: health, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
+export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClient; logger: Logger; internalToken: string }): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
+  const health = healthRoutes({
+    database: async () => {
+      await pingDatabase(deps.jobs.db);
+    },
+    redis: async () => {
+      await deps.redis.ping();
+    },
+  });
+  const guard = requireInternalToken(deps.internalToken);
+
+  const csv = new Router();
+  csv.get('/internal/jobs/:jobId/download.csv', async (ctx) => {
+    const { jobId, workspaceId } = parseOrThrow(z.object({ jobId: jobIdSchema, workspaceId: z.string().min(1).max(32) }), { jobId: ctx.params.jobId, workspaceId: ctx.get(JOB_WORKSPACE_HEADER) }, 'Invalid job');
+    await getJob(deps.jobs, workspaceId, jobId, { offset: 0, limit: 1 });
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = Readable.from(jobCsvChunks(deps.jobs.db, jobId));
+  });
+
+  app.use(assignRequestId());
+  app.use(handleErrors(deps.logger));
+  app.use(health.routes());
+  app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
+  app.use(csv.routes());
+  app.use(mountTrpc(jobsRouter, () => ({ jobs: deps.jobs, logger: deps.logger })));
+  return app;
+}

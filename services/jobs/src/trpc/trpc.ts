@@ -1,0 +1,10 @@
+import type { Logger } from '@comps/shared/logging/create-logger';
+import { createInternalTrpc } from '@comps/shared/trpc/internal-trpc';
+import type { JobServiceDeps } from '../jobs/job-service.js';
+
+export interface JobsContext {
+  jobs: JobServiceDeps;
+  logger: Logger;
+}
+
+export const { router, procedure } = createInternalTrpc<JobsContext>();

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { envNonNegativeInt, envPositiveInt, internalTokenSchema, redisUrlSchema } from '../config/env-fields.js';
+import { gateStateSchema } from '../contract/capabilities.js';
+import { MARKET_SITES, marketSiteSchema, type MarketSite } from '../contract/market-sites.js';
+import { marketConfigFrom, marketEnvFields } from '../market/market-config.js';
+
+const enabledSitesSchema = z
+  .string()
+  .default('all')
+  .transform((value, ctx) => {
+    if (value.trim() === 'all') return [...MARKET_SITES];
+    const sites = value.split(',').map((site) => site.trim()).filter(Boolean);
+    const unknown = sites.filter((site) => !marketSiteSchema.safeParse(site).success);
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `unknown sites ${unknown.join(', ')}; allowed: all, or some of ${MARKET_SITES.join(', ')}` });
+      return z.NEVER;
+    }
+    return sites as MarketSite[];
+  });
+
+/**
+ * The environment of every service that makes metered marketplace calls (the api and the jobs
+ * worker): the same gate, sites, shared capacity, Redis keys, accounts and marketplace settings, so
+ * that both charge, limit and record the same way.
+ */
+export const meteringEnvFields = {
+  REDIS_URL: redisUrlSchema,
+  REDIS_KEY_PREFIX: z.string().min(1).default('comps:'),
+  INTERNAL_TOKEN: internalTokenSchema,
+  ACCOUNTS_URL: z.url().default('http://127.0.0.1:4103'),
+  INTERNAL_CALL_TIMEOUT_MS: envPositiveInt(3000),
+  HISTORY_FLUSH_INTERVAL_MS: envPositiveInt(100),
+  DATA_GATE_SOLD: gateStateSchema.default('open'),
+  DATA_GATE_ACTIVE: gateStateSchema.default('open'),
+  DATA_GATE_ITEM: gateStateSchema.default('open'),
+  ENABLED_SITES: enabledSitesSchema,
+  // Room for a pro workspace's concurrency (20) within the share of one workspace (half).
+  UPSTREAM_CALLS_PER_SECOND: envPositiveInt(40),
+  UPSTREAM_MAX_IN_FLIGHT: envPositiveInt(40),
+  UPSTREAM_WORKSPACE_SHARE: z.coerce.number().gt(0, { error: 'must be above 0' }).max(1, { error: 'must be at most 1' }).default(0.5),
+  UPSTREAM_WAIT_MS: envNonNegativeInt(1500),
+  // Permits are renewed every third of this while a call runs; a process that dies frees them within it.
+  LEASE_MS: envPositiveInt(3000).pipe(z.number().min(300, { error: 'must be at least 300' })),
+  SETTLEMENT_CLAIM_IDLE_MS: envPositiveInt(30_000),
+  SETTLEMENT_BATCH_INTERVAL_MS: envNonNegativeInt(0),
+  ...marketEnvFields,
+};
+
+type MeteringEnv = z.output<z.ZodObject<typeof meteringEnvFields>>;
+
+export function meteringConfigFrom(env: MeteringEnv) {
+  return {
+    redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    internalToken: env.INTERNAL_TOKEN,
+    accountsUrl: env.ACCOUNTS_URL.replace(/\/$/, ''),
+    internalCallTimeoutMs: env.INTERNAL_CALL_TIMEOUT_MS,
+    historyFlushIntervalMs: env.HISTORY_FLUSH_INTERVAL_MS,
+    dataGate: { sold: env.DATA_GATE_SOLD, active: env.DATA_GATE_ACTIVE, item: env.DATA_GATE_ITEM },
+    enabledSites: env.ENABLED_SITES,
+    upstream: {
+      callsPerSecond: env.UPSTREAM_CALLS_PER_SECOND,
+      maxInFlight: env.UPSTREAM_MAX_IN_FLIGHT,
+      workspaceShare: env.UPSTREAM_WORKSPACE_SHARE,
+      waitMs: env.UPSTREAM_WAIT_MS,
+    },
+    leaseMs: env.LEASE_MS,
+    settlement: { claimIdleMs: env.SETTLEMENT_CLAIM_IDLE_MS, batchIntervalMs: env.SETTLEMENT_BATCH_INTERVAL_MS },
+    market: marketConfigFrom(env),
+  };
+}
+
+export type MeteringConfig = ReturnType<typeof meteringConfigFrom>;

@@ -1,0 +1,163 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { HistoryRecord } from '../accounts/history-record.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { RedisClient } from '../redis/create-redis.js';
+import { callRedis } from '../redis/redis-errors.js';
+import { abortableSleep } from '../runtime/abortable-sleep.js';
+import type { ChargeKeys } from './admission.js';
+import type { QuotaLedger } from './quota-ledger.js';
+
+export interface SettlementOutboxOptions {
+  /** The stream; every api and jobs process of a deployment uses the same one. */
+  key: string;
+  batchSize?: number;
+  /** Entries a consumer has held this long without settling are taken over (their process died). */
+  claimIdleMs?: number;
+  /** At most one batch this often: a longer interval makes larger batches (fewer transactions). */
+  batchIntervalMs?: number;
+}
+
+const GROUP = 'settlers';
+/** An idle set of unsettled charges is dropped after a day; settling empties it within a second. */
+const PENDING_TTL_MS = 86_400_000;
+
+type Entry = { id: string; message: Record<string, string> };
+
+/**
+ * Charges leave the request path through a Redis stream. A successful call keeps its quota
+ * reservation (so the quota cannot be overspent) and is added here with its history entry and the
+ * permits' release, in one round trip before the answer (Admission.complete). The settlers of every
+ * process read the stream as one consumer group and settle in batches through the ledger, which
+ * records the entries in the same transaction (a charge is never without its entry, even when the
+ * process that made it died before its history writer flushed), acknowledging only what it confirmed. Entries of a process that died are claimed by another after `claimIdleMs`;
+ * settling is idempotent per request id, so delivery at least once is a charge exactly once.
+ *
+ * Each workspace also has a set of its answered, unsettled charges, so that a usage read counts
+ * them at once (read your own writes); settling removes them.
+ */
+export class SettlementOutbox {
+  private readonly consumer = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private readonly batchSize: number;
+  private readonly claimIdleMs: number;
+  private readonly stopping = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly writer: RedisClient,
+    private readonly reader: RedisClient,
+    private readonly ledger: QuotaLedger,
+    private readonly logger: Logger,
+    private readonly options: SettlementOutboxOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.claimIdleMs = options.claimIdleMs ?? 30_000;
+  }
+
+  /** The keys a successful call writes its charge to (see Admission.complete). */
+  get keys(): ChargeKeys {
+    return { stream: this.options.key, pendingSetOf: (workspaceId) => this.pendingSetOf(workspaceId), pendingTtlMs: PENDING_TTL_MS };
+  }
+
+  private pendingSetOf(workspaceId: string): string {
+    return `${this.options.key}:pending:${workspaceId}`;
+  }
+
+  /** Request ids of the workspace whose success was answered but may not be settled yet. */
+  async pendingOf(workspaceId: string): Promise<string[]> {
+    return callRedis(() => this.writer.sMembers(this.pendingSetOf(workspaceId)));
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      await this.reader.xGroupCreate(this.options.key, GROUP, '0', { MKSTREAM: true });
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('BUSYGROUP')) throw error;
+    }
+  }
+
+  private async settle(entries: Entry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const requestIds = entries.map((entry) => entry.message.r).filter((id): id is string => Boolean(id));
+    if (requestIds.length > 0) {
+      const result = await this.ledger.settleBatch(requestIds, entries.flatMap((entry) => this.historyOf(entry)));
+      if (result.unknown.length > 0) this.logger.warn({ unknown: result.unknown.length }, 'settled request ids without a reservation');
+      if (result.notCharged > 0) this.logger.warn({ notCharged: result.notCharged }, 'late settlements beyond the quota were not charged');
+    }
+    const ids = entries.map((entry) => entry.id);
+    const settled = this.reader.multi().xAck(this.options.key, GROUP, ids).xDel(this.options.key, ids);
+    for (const entry of entries) {
+      if (entry.message.r && entry.message.w) settled.sRem(this.pendingSetOf(entry.message.w), entry.message.r);
+    }
+    await settled.exec();
+  }
+
+  /** The entry's history record; an entry written before records travelled with charges has none. */
+  private historyOf(entry: Entry): HistoryRecord[] {
+    if (!entry.message.h) return [];
+    try {
+      return [JSON.parse(entry.message.h) as HistoryRecord];
+    } catch {
+      this.logger.warn({ requestId: entry.message.r }, 'settlement outbox: unreadable history entry left out');
+      return [];
+    }
+  }
+
+  private async run(): Promise<void> {
+    let groupReady = false;
+    let backlog = true;
+    let lastClaim = 0;
+    while (!this.stopping.signal.aborted) {
+      try {
+        if (!this.reader.isReady) {
+          await abortableSleep(200, this.stopping.signal);
+          continue;
+        }
+        if (!groupReady) {
+          await this.ensureGroup();
+          groupReady = true;
+        }
+        if (Date.now() - lastClaim > this.claimIdleMs / 3) {
+          lastClaim = Date.now();
+          const claimed = await this.reader.xAutoClaim(this.options.key, GROUP, this.consumer, this.claimIdleMs, '0-0', { COUNT: this.batchSize });
+          await this.settle(claimed.messages.filter((entry): entry is NonNullable<typeof entry> => entry !== null));
+        }
+        // Our own unacknowledged entries first (a settlement that failed), then new ones.
+        const reply = await this.reader.xReadGroup(GROUP, this.consumer, { key: this.options.key, id: backlog ? '0' : '>' }, { COUNT: this.batchSize, ...(backlog ? {} : { BLOCK: 500 }) });
+        const entries = reply?.[0]?.messages ?? [];
+        if (backlog && entries.length === 0) backlog = false;
+        await this.settle(entries);
+        if (entries.length > 0 && this.options.batchIntervalMs) await abortableSleep(this.options.batchIntervalMs, this.stopping.signal);
+      } catch (error) {
+        backlog = true;
+        if (String(error).includes('NOGROUP')) groupReady = false;
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'settlement outbox: will retry');
+        await abortableSleep(1000, this.stopping.signal);
+      }
+    }
+  }
+
+  /** Stops reading, then settles what this process still holds, so a clean shutdown leaves nothing behind. */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await this.loop;
+    try {
+      if (!this.reader.isReady) return;
+      // What this process holds, then whatever nobody has read yet: a stack that stops whole leaves no charge behind.
+      for (const id of ['0', '>']) {
+        for (;;) {
+          const reply = await this.reader.xReadGroup(GROUP, this.consumer, { key: this.options.key, id }, { COUNT: this.batchSize });
+          const entries = reply?.[0]?.messages ?? [];
+          if (entries.length === 0) break;
+          await this.settle(entries);
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'settlement outbox: left for another process to claim');
+    }
+  }
+}
