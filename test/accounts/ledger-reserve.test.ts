@@ -8,7 +8,7 @@ import { createLedgerContext, type LedgerContext } from '../../services/accounts
 import { readCounter } from '../../services/accounts/src/ledger/ledger-repository.js';
 import { releaseQuota, reserveQuota, settleQuota } from '../../services/accounts/src/ledger/ledger-service.js';
 import { createWorkspace, setWorkspaceLimits } from '../../services/accounts/src/workspaces/workspace-service.js';
-import { TEST_DATABASE_URL } from '../helpers/test-env.js';
+import { prepareTestDatabase, TEST_DATABASE_URL } from '../helpers/test-env.js';
 
 // The ledger in process, on pools made as accounts' main makes its own, with a clock of the test's.
 const TTL_MS = 60_000;
@@ -21,6 +21,7 @@ function pool(connectionLimit = 10): Db {
   return db;
 }
 
+await prepareTestDatabase();
 const db = pool();
 
 function ledgerAt(time: Date, on: Db = db): LedgerContext & { clock: { time: Date } } {

@@ -4,7 +4,7 @@ import { closeSync, createWriteStream, mkdirSync, openSync, readdirSync, readFil
 import path from 'node:path';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { launchStack, ROOT_DIR, type Stack, type StackOptions } from '@comps/scripts/stack/launch-stack';
-import { CADDY_BIN, TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
+import { CADDY_BIN, prepareTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
 
 export interface TestStack extends Stack {
   internalToken: string;
@@ -21,7 +21,7 @@ interface Teardown {
 let counter = 0;
 
 /**
- * A whole stack (accounts, api, jobs, Caddy) on free ports for one test file, on the shared test
+ * A whole stack (accounts, api, jobs, Caddy) on free ports for one test file, on the test file's own
  * database and real Redis under a key prefix of its own; stopped when the test ends. Service logs
  * go to test/.logs/, to read when a test fails.
  */
@@ -29,6 +29,7 @@ export async function startTestStack(
   t: Teardown,
   options: { env?: Record<string, string>; serviceEnv?: StackOptions['serviceEnv'] } = {},
 ): Promise<TestStack> {
+  await prepareTestDatabase();
   counter += 1;
   const logDir = path.join(ROOT_DIR, 'test', '.logs');
   mkdirSync(logDir, { recursive: true });

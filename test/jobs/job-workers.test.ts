@@ -51,7 +51,8 @@ t.test('two jobs processes running together on many jobs never fetch the same pa
   const done = await Promise.all(jobs.map(({ body }, i) => waitForJob(stack, workspaces[i]!.apiKey, body.jobId, undefined, 60_000)));
   t.ok(done.every((job) => job.status === 'completed' && job.progress.pagesFetched === 4), 'all ten completed, four pages each');
   const fetched = [...proxy.counts.values()];
-  t.equal(fetched.length, 40, `forty distinct pages asked for (${[...proxy.counts.keys()].slice(0, 3).join(' ')})`);
+  const pagesOf = [...proxy.counts.keys()].map((url) => `${/_nkw=([^&]*)/.exec(url)?.[1]}#${/_pgn=(\d+)/.exec(url)?.[1]}`).sort();
+  t.equal(fetched.length, 40, 'forty distinct pages asked for', { pages: pagesOf });
   t.ok(fetched.every((count) => count === 1), `each exactly once (${JSON.stringify([...proxy.counts.entries()].filter(([, count]) => count > 1))})`);
   const used = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(stack, workspaceId)));
   t.strictSame(used, Array(10).fill(4));
