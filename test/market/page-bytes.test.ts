@@ -1,5 +1,4 @@
 import t, { type Test } from 'tap';
-import type { AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { classifyAnswer } from '@comps/shared/market/classify-answer';
 import { parseHtml } from '@comps/shared/market/parse/dom';
@@ -7,28 +6,11 @@ import { readItemPage } from '@comps/shared/market/parse/item-page';
 import { PageText } from '@comps/shared/market/parse/page-text';
 import { parseSearchDocument, parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { KeptAttributes, parseElementAt, parseSkimmed } from '@comps/shared/market/parse/skimmed-tree';
+import { shape } from '../helpers/tree-shape.js';
 
 // A page read from its bytes must read as its text does (`Buffer#toString('utf8')`, invalid
 // sequences made U+FFFD): the parser decodes the UTF-8 of each raw run it returns, and adds what
 // references stand for as code points, after.
-
-/** A tree as nested arrays: elements with their kept attributes, text merged, comments and declarations left out. */
-function shape(nodes: AnyNode[], keep: ReadonlySet<string>): unknown[] {
-  const out: unknown[] = [];
-  for (const node of nodes) {
-    if (node.type === 'text') {
-      const last = out.at(-1);
-      if (typeof last === 'string') out[out.length - 1] = last + node.data;
-      else out.push(node.data);
-    } else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
-      const attribs = Object.fromEntries(Object.entries(node.attribs).filter(([name]) => keep.has(name)));
-      out.push([node.name, attribs, shape(node.children, keep)]);
-    } else if (node.type === 'cdata') {
-      out.push(...shape(node.children, keep));
-    }
-  }
-  return out;
-}
 
 const KEEP = new Set(['class', 'href', 'title', 'data-x']);
 const KEPT = new KeptAttributes(KEEP);

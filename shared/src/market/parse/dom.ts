@@ -62,8 +62,8 @@ export function findFirst(root: AnyNode, test: (element: Element) => boolean): E
   return found;
 }
 
-/** The text under a node, leaving out scripts, styles and any element `skip` names. */
-export function rawText(root: AnyNode, skip?: (element: Element) => boolean): string {
+/** The text nodes under `root`, in document order, entering only the nodes below it that `enter` allows. */
+function collectText(root: AnyNode, enter: (node: AnyNode) => boolean): string {
   let text = '';
   const stack: AnyNode[] = [root];
   while (stack.length > 0) {
@@ -72,11 +72,16 @@ export function rawText(root: AnyNode, skip?: (element: Element) => boolean): st
       text += (node as { data: string }).data;
       continue;
     }
-    if (isElement(node) && node !== root && (node.type !== 'tag' || skip?.(node))) continue;
+    if (node !== root && !enter(node)) continue;
     const children = (node as { children?: AnyNode[] }).children;
     if (children) for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
   }
   return text;
+}
+
+/** The text under a node, leaving out scripts, styles and any element `skip` names. */
+export function rawText(root: AnyNode, skip?: (element: Element) => boolean): string {
+  return collectText(root, (node) => !isElement(node) || (node.type === 'tag' && !skip?.(node)));
 }
 
 export function textOf(root: AnyNode, skip?: (element: Element) => boolean): string {
@@ -88,18 +93,5 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
  * styles included, leaving out subtrees `skip` names (below the node itself).
  */
 export function textContent(root: AnyNode, skip?: (element: Element) => boolean): string {
-  let text = '';
-  const stack: AnyNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'text') {
-      text += (node as { data: string }).data;
-      continue;
-    }
-    if (node.type === 'comment') continue;
-    if (skip && node !== root && isElement(node) && skip(node)) continue;
-    const children = (node as { children?: AnyNode[] }).children;
-    if (children) for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
-  }
-  return text;
+  return collectText(root, (node) => !(skip && isElement(node) && skip(node)));
 }
