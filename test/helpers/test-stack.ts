@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, createWriteStream, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { launchStack, ROOT_DIR, type Stack, type StackOptions } from '@comps/scripts/stack/launch-stack';
 import { CADDY_BIN, prepareTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
@@ -35,25 +36,48 @@ export async function startTestStack(
   mkdirSync(logDir, { recursive: true });
   const slug = `${path.basename(process.argv[1] ?? 'test', '.ts')}-${process.pid}-${counter}`;
   const logFile = path.join(logDir, `${slug}.log`);
-  const output = createWriteStream(logFile);
+  const file = createWriteStream(logFile);
+  // A port picked free can be taken before its service binds it (any outgoing connection may get it
+  // as its local port): such a start is tried again on new ports, up to three times.
+  let portTaken = false;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (/EADDRINUSE|address already in use/.test(chunk.toString('latin1'))) portTaken = true;
+      file.write(chunk, done);
+    },
+    final(done) {
+      file.end(done);
+    },
+  });
   const internalToken = randomBytes(32).toString('base64url');
   const redisKeyPrefix = `test:${slug}:${randomBytes(4).toString('hex')}:`;
-  const stack = await launchStack({
-    env: {
-      DATABASE_URL: TEST_DATABASE_URL,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: redisKeyPrefix,
-      INTERNAL_TOKEN: internalToken,
-      LOG_LEVEL: 'info',
-      // Tests fire requests faster than the production default allows; capacity tests set their own.
-      UPSTREAM_CALLS_PER_SECOND: '1000',
-      UPSTREAM_MAX_IN_FLIGHT: '200',
-      ...options.env,
-    },
-    ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),
-    output,
-    caddyBin: CADDY_BIN,
-  });
+  const launch = () =>
+    launchStack({
+      env: {
+        DATABASE_URL: TEST_DATABASE_URL,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_KEY_PREFIX: redisKeyPrefix,
+        INTERNAL_TOKEN: internalToken,
+        LOG_LEVEL: 'info',
+        // Tests fire requests faster than the production default allows; capacity tests set their own.
+        UPSTREAM_CALLS_PER_SECOND: '1000',
+        UPSTREAM_MAX_IN_FLIGHT: '200',
+        ...options.env,
+      },
+      ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),
+      output,
+      caddyBin: CADDY_BIN,
+    });
+  let stack: Stack;
+  for (let attempt = 1; ; attempt += 1) {
+    portTaken = false;
+    try {
+      stack = await launch();
+      break;
+    } catch (error) {
+      if (!portTaken || attempt === 3) throw error;
+    }
+  }
   t.teardown(async () => {
     await stack.stop();
     output.end();

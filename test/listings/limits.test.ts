@@ -80,9 +80,15 @@ t.test('shared upstream capacity: past a wait for a permit, many workspaces agai
 
   const perSecond = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '100', UPSTREAM_CALLS_PER_SECOND: '3', UPSTREAM_WAIT_MS: '0' } });
   const many = await Promise.all(Array.from({ length: 6 }, () => createWorkspace(perSecond)));
+  // The rate is counted per clock second: the burst starts just after a second begins, and may take
+  // three more calls only if it was still being admitted in the next second (a loaded machine).
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  const firstSecond = Math.floor(Date.now() / 1000);
   const burst = await Promise.all(many.map(({ apiKey }) => request(perSecond.baseUrl, '/v1/scrape?keyword=x', { apiKey })));
-  t.ok(burst.filter((response) => response.status === 200).length <= 3, 'at most three calls in the second');
+  const seconds = Math.floor(Date.now() / 1000) - firstSecond + 1;
+  const allowed = Math.min(6, 3 * seconds);
+  t.ok(burst.filter((response) => response.status === 200).length <= allowed, `at most three calls a second (${seconds} s)`);
   const throttled = burst.filter((response) => response.status === 503);
-  t.ok(throttled.length >= 3, `${throttled.length} refused`);
+  t.ok(throttled.length >= 6 - allowed, `${throttled.length} refused`);
   for (const response of throttled) assertError(t, response, 503, 'upstream_rate_limited');
 });
