@@ -4,7 +4,7 @@ import type { RedisClient } from '@comps/shared/redis/create-redis';
 import { callRedis } from '@comps/shared/redis/redis-errors';
 
 export interface AuthThrottleLimits {
-  /** Failed sign-ins per e-mail address (known or not) per window. */
+  /** Failed sign-ins per account (or per unknown e-mail address) per window. */
   accountFailures: number;
   /** Failed sign-ins per client address per window. */
   addressFailures: number;
@@ -33,45 +33,51 @@ export class AuthThrottle {
     this.signUps = limiter('sign-ups:address', limits.signUpsPerAddressPerHour, 3600);
   }
 
-  /** Seconds to wait before signing in may be tried again for this account from this address, or null when it may now. */
-  async signInWait(email: string, address: string): Promise<number | null> {
-    const [account, client] = await callRedis(() => Promise.all([this.accountFailures.get(accountKey(email)), this.addressFailures.get(address)]));
-    return Math.max(waitOf(account, this.accountFailures.points) ?? 0, waitOf(client, this.addressFailures.points) ?? 0) || null;
+  /**
+   * Takes one attempt for this account from this address before the password is checked, so that a
+   * burst of attempts sent at once counts each one (a check before and a count after would let them
+   * all through): the seconds to wait when either count is past its limit, else null. `account` names
+   * the account the database found for the address (see `signInAccountOf`), so that spellings the
+   * database takes for the same address share one count.
+   */
+  async takeSignInAttempt(account: string, address: string): Promise<number | null> {
+    const [perAccount, perAddress] = await callRedis(() => Promise.all([take(this.accountFailures, accountKey(account)), take(this.addressFailures, address)]));
+    return Math.max(waitOf(perAccount, this.accountFailures.points) ?? 0, waitOf(perAddress, this.addressFailures.points) ?? 0) || null;
   }
 
-  async recordSignInFailure(email: string, address: string): Promise<void> {
-    await callRedis(() => Promise.all([consume(this.accountFailures, accountKey(email)), consume(this.addressFailures, address)]));
+  /** A successful sign-in: the account's failures are forgotten, and the address gets its attempt back. */
+  async signInSucceeded(account: string, address: string): Promise<void> {
+    await callRedis(() => Promise.all([this.accountFailures.delete(accountKey(account)), this.addressFailures.reward(address, 1)]));
   }
 
-  /** A successful sign-in forgets the account's failures (the address keeps its count). */
-  async forgetAccountFailures(email: string): Promise<void> {
-    await callRedis(() => this.accountFailures.delete(accountKey(email)));
+  /** Takes one sign-up for this address before the account is made: the seconds to wait past the limit, else null. */
+  async takeSignUp(address: string): Promise<number | null> {
+    return waitOf(await callRedis(() => take(this.signUps, address)), this.signUps.points);
   }
 
-  async signUpWait(address: string): Promise<number | null> {
-    return waitOf(await callRedis(() => this.signUps.get(address)), this.signUps.points);
-  }
-
-  async recordSignUp(address: string): Promise<void> {
-    await callRedis(() => consume(this.signUps, address));
+  /** A sign-up refused for its form (a weak password, a malformed address) gives its point back; one for a taken address does not. */
+  async giveBackSignUp(address: string): Promise<void> {
+    await callRedis(() => this.signUps.reward(address, 1));
   }
 }
 
-/** E-mail addresses are not kept in Redis, only a digest of them. */
-function accountKey(email: string): string {
-  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+/** Neither e-mail addresses nor user ids are kept in Redis, only a digest of them. */
+function accountKey(account: string): string {
+  return createHash('sha256').update(account).digest('base64url');
 }
 
-function waitOf(state: RateLimiterRes | null, points: number): number | null {
-  if (!state || state.consumedPoints < points) return null;
+/** Past its limit once more than `points` were taken. */
+function waitOf(state: RateLimiterRes, points: number): number | null {
+  if (state.consumedPoints <= points) return null;
   return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
 }
 
-/** Counts one; being past the limit is not an error here (the next check refuses). */
-async function consume(limiter: RateLimiterRedis, key: string): Promise<void> {
+/** Takes one point; being past the limit is an answer here, not an error. */
+async function take(limiter: RateLimiterRedis, key: string): Promise<RateLimiterRes> {
   try {
-    await limiter.consume(key);
+    return await limiter.consume(key);
   } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    if (rejection instanceof RateLimiterRes) return rejection;
+    throw rejection;
   }
 }

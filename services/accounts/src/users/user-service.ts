@@ -74,10 +74,22 @@ export async function signUp(db: Db, input: { email: string; password: string })
 }
 
 /** The user behind an e-mail and password, or null; the same time and the same null for an unknown address. */
-export async function verifyCredentials(db: Db, input: { email: string; password: string }): Promise<StoredUser | null> {
-  const user = await findUserByEmail(db, normalizeEmail(input.email));
-  if (!(await verifyPassword(input.password, user?.passwordHash))) return null;
-  if (needsRehash(user!.passwordHash!)) await setPasswordHash(db, user!.id, await hashPassword(input.password));
+/**
+ * Whom a sign-in names: the user the database finds for the address, if any, and the name the
+ * throttle counts it under. The database compares addresses as its collation does (case and accents
+ * folded), so a known account is counted by its id, whatever spelling found it; an unknown address
+ * by itself.
+ */
+export async function signInAccountOf(db: Db, email: string): Promise<{ account: string; user: StoredUser | undefined }> {
+  const normalized = normalizeEmail(email);
+  const user = normalized ? await findUserByEmail(db, normalized) : undefined;
+  return { account: user ? `user:${user.id}` : `email:${normalized}`, user };
+}
+
+/** The user if the password is theirs (a missing user costs a hash all the same: the answer never tells which exist). */
+export async function checkPassword(db: Db, user: StoredUser | undefined, password: string): Promise<StoredUser | null> {
+  if (!(await verifyPassword(password, user?.passwordHash))) return null;
+  if (needsRehash(user!.passwordHash!)) await setPasswordHash(db, user!.id, await hashPassword(password));
   return user!;
 }
 

@@ -1,7 +1,7 @@
-import { Router } from '@koa/router';
+import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
 import { endSession, startSession } from '../../sessions/session-service.js';
-import { passwordLinkUser, setPasswordWithLink, signUp, verifyCredentials } from '../../users/user-service.js';
+import { checkPassword, passwordLinkUser, setPasswordWithLink, signInAccountOf, signUp } from '../../users/user-service.js';
 import { clearCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
 import { formField, queryField } from '../forms.js';
 import { PageError } from '../page-error.js';
@@ -11,6 +11,7 @@ import { csrfTokenOf } from '../session-middleware.js';
 import { setPasswordPage, signInPage, signUpClosedPage, signUpPage } from '../views/auth-pages.js';
 import type { WebDeps } from '../web-deps.js';
 import type { WebContext, WebState } from '../web-state.js';
+import { webRouter } from '../web-router.js';
 
 /** One message for an unknown e-mail address and a wrong password: the page never tells which accounts exist. */
 export const WRONG_CREDENTIALS = 'The e-mail address or the password is not right.';
@@ -19,7 +20,7 @@ const minutes = (seconds: number) => `${Math.ceil(seconds / 60)} minute${Math.ce
 
 /** Sign-up, sign-in, sign-out and the set-password link. */
 export function authRoutes(deps: WebDeps): Router<WebState> {
-  const router = new Router<WebState>();
+  const router = webRouter();
 
   /** A fresh session (a new random id, whatever the browser had) for a user who has just proved who they are. */
   async function signIn(ctx: WebContext, userId: string): Promise<void> {
@@ -44,17 +45,15 @@ export function authRoutes(deps: WebDeps): Router<WebState> {
     const password = formField(ctx, 'password');
     const next = safeNextPath(formField(ctx, 'next'));
     const address = ctx.ip;
-    const wait = await deps.throttle.signInWait(email, address);
+    const { account, user: named } = await signInAccountOf(deps.db, email);
+    const wait = await deps.throttle.takeSignInAttempt(account, address);
     if (wait !== null) {
       ctx.set('Retry-After', String(wait));
       return showSignIn(ctx, { email, next, error: `Too many attempts to sign in. Try again in ${minutes(wait)}.` }, 429);
     }
-    const user = email && password ? await verifyCredentials(deps.db, { email, password }) : null;
-    if (!user) {
-      await deps.throttle.recordSignInFailure(email, address);
-      return showSignIn(ctx, { email, next, error: WRONG_CREDENTIALS }, 400);
-    }
-    await deps.throttle.forgetAccountFailures(email);
+    const user = email && password ? await checkPassword(deps.db, named, password) : null;
+    if (!user) return showSignIn(ctx, { email, next, error: WRONG_CREDENTIALS }, 400);
+    await deps.throttle.signInSucceeded(account, address);
     await signIn(ctx, user.id);
     seeOther(ctx, next);
   });
@@ -68,16 +67,17 @@ export function authRoutes(deps: WebDeps): Router<WebState> {
   router.post('/auth/sign-up', async (ctx) => {
     if (!deps.signUpOpen) return sendPage(ctx, signUpClosedPage(frameOf(ctx, deps)), 403);
     const email = formField(ctx, 'email').trim();
-    const wait = await deps.throttle.signUpWait(ctx.ip);
+    const wait = await deps.throttle.takeSignUp(ctx.ip);
     if (wait !== null) {
       throw new AppError('rate_limited', `Too many new accounts from this address. Try again in ${minutes(wait)}.`, { retryAfter: wait });
     }
     const outcome = await signUp(deps.db, { email, password: formField(ctx, 'password') });
     if (!outcome.ok) {
+      // A taken address keeps its count: trying addresses one after another is how one learns which exist.
+      if (outcome.problem !== 'email_taken') await deps.throttle.giveBackSignUp(ctx.ip);
       const status = outcome.problem === 'email_taken' ? 409 : 400;
       return sendPage(ctx, signUpPage(frameOf(ctx, deps), { csrfToken: csrfTokenOf(ctx, 'signed-out'), email, error: outcome.message }), status);
     }
-    await deps.throttle.recordSignUp(ctx.ip);
     deps.logger.info({ userId: outcome.userId, workspaceId: outcome.workspaceId }, 'signed up');
     await signIn(ctx, outcome.userId);
     seeOther(ctx, '/dashboard');

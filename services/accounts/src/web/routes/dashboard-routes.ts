@@ -1,4 +1,4 @@
-import { Router } from '@koa/router';
+import type { Router } from '@koa/router';
 import { LIMITS } from '@comps/shared/contract/limits';
 import { AppError } from '@comps/shared/errors/app-error';
 import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
@@ -15,6 +15,7 @@ import { overviewPage } from '../views/overview-page.js';
 import { requestsPage } from '../views/requests-page.js';
 import type { WebDeps } from '../web-deps.js';
 import type { WebContext, WebState } from '../web-state.js';
+import { webRouter } from '../web-router.js';
 
 const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -26,7 +27,7 @@ function isCalendarDate(value: string): boolean {
 
 /** The overview, API keys and request history; all through the accounts service's own code, for the session's workspace only. */
 export function dashboardRoutes(deps: WebDeps): Router<WebState> {
-  const router = new Router<WebState>();
+  const router = webRouter();
 
   router.get('/dashboard', async (ctx) => {
     const { workspaceId } = sessionOf(ctx);

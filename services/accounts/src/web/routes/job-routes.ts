@@ -1,4 +1,4 @@
-import { Router } from '@koa/router';
+import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { JobSummary } from '../../jobs/jobs-gateway.js';
 import { frameOf, sendPage, sessionOf } from '../respond.js';
@@ -6,12 +6,13 @@ import { requestSignal } from '../request-signal.js';
 import { jobsPage } from '../views/jobs-page.js';
 import type { WebDeps } from '../web-deps.js';
 import type { WebState } from '../web-state.js';
+import { webRouter } from '../web-router.js';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The workspace's background jobs and their CSVs, from the jobs service over its internal port. */
 export function jobRoutes(deps: WebDeps): Router<WebState> {
-  const router = new Router<WebState>();
+  const router = webRouter();
 
   router.get('/dashboard/jobs', async (ctx) => {
     const { workspaceId } = sessionOf(ctx);
