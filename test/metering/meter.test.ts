@@ -215,3 +215,46 @@ t.test('combined admission: concurrency, in-flight capacity, calls per second an
   const waited = await Promise.all(others.slice(0, 3).map((other) => run(patient.meter, other, search('lamp sim:slow=200'), { patience: 'patient' })));
   t.ok(waited.every((outcome) => outcome.ok), 'patient calls wait their turn instead of failing');
 });
+
+t.test('a reservation made but not answered in time (accounts committed, the call timed out) is released at once', async (t) => {
+  const late: QuotaLedger = {
+    ...ledger,
+    reserve: async (workspaceId, requestId) => {
+      await ledger.reserve(workspaceId, requestId);
+      throw new AppError('service_unavailable', 'accounts did not answer in time');
+    },
+  };
+  const { meter, held } = meterWith({ ledger: late });
+  const workspace = await createWorkspace(stack, { quota: 2 });
+  await t.rejects(run(meter, workspace, search('lamp')), { code: 'service_unavailable' });
+  t.equal(await held(), 0, 'permits given back');
+  const quota = await quotaOf(workspace.workspaceId);
+  t.strictSame([quota.used, quota.remaining], [0, 2], 'the unit is free again, not held until the reservation expires');
+});
+
+t.test('a confirmation that never comes or fails: the answer is given back uncharged, nothing left held', async (t) => {
+  const { meter, held, charges } = meterWith();
+  const workspace = await createWorkspace(stack, { quota: 5 });
+  const confirmRun = (confirm: () => Promise<boolean>, signal: AbortSignal) =>
+    meter.run({ workspace: { id: workspace.workspaceId, concurrency: 10 }, requestId: newRequestId(), call: search('lamp'), signal, patience: 'patient', confirm, history });
+
+  const stopping = new AbortController();
+  const waiting = confirmRun(() => new Promise<boolean>(() => {}), stopping.signal);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(await held(), 1, 'the permit is held while the confirmation is awaited');
+  stopping.abort(new AppError('service_unavailable', 'stopping'));
+  t.match(await waiting, { ok: false, abandoned: true, record: { charged: 0 } }, 'the caller\'s signal ends the wait');
+
+  const failing = await confirmRun(async () => {
+    throw new Error('the database went away');
+  }, new AbortController().signal);
+  t.match(failing, { ok: false, abandoned: true, record: { charged: 0 } }, 'a confirmation that throws is a no');
+
+  t.equal(await held(), 0, 'permits given back');
+  t.equal(await charges(), 0, 'no charge');
+  const quota = await eventually(async () => {
+    const figures = await quotaOf(workspace.workspaceId);
+    return figures.remaining === 5 ? figures : undefined;
+  });
+  t.equal(quota.used, 0, 'reservations released');
+});

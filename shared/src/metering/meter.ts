@@ -144,7 +144,9 @@ export class Meter {
     try {
       reservation = await this.deps.ledger.reserve(input.workspace.id, input.requestId);
     } catch (error) {
-      await this.giveBack(admitted, null);
+      // The reservation may have been made before the call failed (a timeout): release it too (a release
+      // of none is nothing), so that it does not hold a unit until it expires.
+      await this.giveBack(admitted, input.requestId);
       throw error;
     }
     const { limit, used, remaining } = reservation;
@@ -169,7 +171,7 @@ export class Meter {
       throw error;
     }
 
-    if (input.confirm && !(await input.confirm())) {
+    if (input.confirm && !(await this.confirmed(input.confirm, input.signal))) {
       await this.giveBack(admitted, input.requestId);
       return fail(new AppError('service_unavailable', 'The answer was not needed after all'), { limit, used, remaining: Math.min(limit - used, remaining + 1) }, true);
     }
@@ -256,6 +258,24 @@ export class Meter {
   }
 
   /** Gives back the permits and, when one was taken, the reservation; failures here only delay what expiry does anyway. */
+  /** Whether the caller still wants the answer: a caller that stops (its signal) or cannot say is taken as no. */
+  private async confirmed(confirm: () => Promise<boolean>, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
+    let stop!: () => void;
+    const stopped = new Promise<boolean>((resolve) => {
+      stop = () => resolve(false);
+      signal.addEventListener('abort', stop, { once: true });
+    });
+    try {
+      return await Promise.race([confirm(), stopped]);
+    } catch (error) {
+      this.deps.logger.warn({ err: String(error) }, 'confirming an answer failed; it is given back uncharged');
+      return false;
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
+  }
+
   private async giveBack(permit: Permit, reservedRequestId: string | null): Promise<void> {
     await Promise.all([
       this.deps.admission.complete(permit, null).catch((error: unknown) =>

@@ -148,7 +148,8 @@ export function runBulkSearch(deps: BulkSearchDeps, input: { principal: Principa
 
   stream.send('progress', progress());
   // After an abort, each queued keyword returns at once without starting (the queue drains in no time).
-  void Promise.all(body.keywords.map((keyword, index) => queue.add(() => runKeyword(index, keyword)))).finally(() => {
+  // Settled, not all: a keyword that threw past its own catch must not leave the stream unended.
+  void Promise.allSettled(body.keywords.map((keyword, index) => queue.add(() => runKeyword(index, keyword)))).finally(() => {
     const complete: BulkCompleteEvent = { total, succeeded: tally.succeeded, failed: tally.failed, charged: tally.charged };
     stream.send('complete', complete);
     stream.end();

@@ -45,13 +45,19 @@ export async function listWorkspaceJobs(db: JobsExecutor, workspaceId: string, n
  * holder died), for `owner`, in one transaction. SKIP LOCKED lets several workers claim at once
  * without waiting for, or taking, each other's rows.
  */
-export async function claimJobs(db: JobsExecutor, owner: string, now: Date, leaseUntil: Date, limit: number): Promise<JobRow[]> {
-  const candidates = await db
+/**
+ * Claims up to `limit` jobs due to run whose lease is free or lapsed, except those in `held` (the
+ * claiming process's own turns: a lease it failed to renew in time is still its work in progress).
+ */
+export async function claimJobs(db: JobsExecutor, owner: string, now: Date, leaseUntil: Date, limit: number, held: readonly string[] = []): Promise<JobRow[]> {
+  let due = db
     .selectFrom('jobs')
     .select('id')
     .where('status', 'in', ACTIVE_STATUSES)
     .where('nextRunAt', '<=', now)
-    .where((eb) => eb.or([eb('leaseExpiresAt', 'is', null), eb('leaseExpiresAt', '<', now)]))
+    .where((eb) => eb.or([eb('leaseExpiresAt', 'is', null), eb('leaseExpiresAt', '<', now)]));
+  if (held.length > 0) due = due.where('id', 'not in', held);
+  const candidates = await due
     .orderBy('nextRunAt')
     .orderBy('createdAt')
     .limit(limit)

@@ -133,7 +133,7 @@ export class JobWorker {
       if (free > 0) {
         try {
           const now = this.deps.now();
-          claimed = await withTransaction(this.deps.db, (trx) => claimJobs(trx, this.owner, now, new Date(now.getTime() + this.options.leaseMs), free));
+          claimed = await withTransaction(this.deps.db, (trx) => claimJobs(trx, this.owner, now, new Date(now.getTime() + this.options.leaseMs), free, [...this.turns.keys()]));
         } catch (error) {
           this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'claiming jobs failed; will retry');
         }
@@ -173,8 +173,10 @@ export class JobWorker {
       .catch((error: unknown) => this.deps.logger.error({ err: error, jobId: job.id }, 'job turn failed unexpectedly'))
       .finally(() => {
         giveBack(held);
-        this.turns.delete(job.id);
-        this.waits.delete(job.id);
+        if (this.turns.get(job.id) === turn) {
+          this.turns.delete(job.id);
+          this.waits.delete(job.id);
+        }
       });
     this.turns.set(job.id, turn);
   }
@@ -215,11 +217,21 @@ export class JobWorker {
       previousReserved = reserved.opened;
     }
     let wanted = true;
-    for (const [index, run] of runs.entries()) {
-      const result = await run;
-      if (wanted) wanted = await this.settlePage(job, job.nextPage + index, result, stopWaiting, index === count - 1);
-      giveBack(1);
-      stored[index + 1]?.open(wanted);
+    let settled = 0;
+    try {
+      for (const [index, run] of runs.entries()) {
+        const result = await run;
+        if (wanted) wanted = await this.settlePage(job, job.nextPage + index, result, stopWaiting, index === count - 1);
+        giveBack(1);
+        settled += 1;
+        stored[index + 1]?.open(wanted);
+      }
+    } finally {
+      // Storing a page failed (the database): the pages after it are not wanted, and give back what they
+      // hold before the turn ends (a page waiting for its confirmation would otherwise hold its permits).
+      // The job keeps its lease until it lapses; then it is taken over from its first page not stored.
+      for (const later of stored.slice(settled + 1)) later.open(false);
+      await Promise.allSettled(runs);
     }
   }
 
@@ -277,8 +289,9 @@ export class JobWorker {
     return withTransaction(db, async (trx) => {
       const current = await lockJob(trx, job.id);
       // A lease lost meanwhile (this process could not renew it in time, e.g. a stalled database): the new
-      // holder fetches the page again under the same request id, so the ledger charges it once.
-      if (!current || current.leaseOwner !== this.owner || !ACTIVE_STATUSES.includes(current.status)) return false;
+      // holder fetches the page again under the same request id, so the ledger charges it once. A page
+      // that is not the job's next one was stored already: never twice.
+      if (!current || current.leaseOwner !== this.owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return false;
       const newItems = await insertNewItems(trx, job.id, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }) })));
       const now = this.deps.now();
       const stop = stopRuleOf({ rows: items.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
