@@ -258,3 +258,25 @@ t.test('a confirmation that never comes or fails: the answer is given back uncha
   });
   t.equal(quota.used, 0, 'reservations released');
 });
+
+t.test('a charge that accounts refuses does not hold back the others settled with it', async (t) => {
+  const poisoned = new Set<string>();
+  const refusing: QuotaLedger = {
+    ...ledger,
+    settleBatch: async (requestIds, records) => {
+      if (requestIds.some((requestId) => poisoned.has(requestId))) throw new AppError('invalid_request', 'refused for the test');
+      return ledger.settleBatch(requestIds, records);
+    },
+  };
+  const { meter, outbox, charges } = meterWith({ settle: false, ledger: refusing });
+  const workspace = await createWorkspace(stack, { quota: 10 });
+  const outcomes = [];
+  for (let i = 0; i < 3; i += 1) outcomes.push(await run(meter, workspace, search('lamp')));
+  poisoned.add(outcomes[1]!.record.requestId);
+  t.equal(await charges(), 3, 'three charges wait in the outbox');
+  outbox.start();
+  await eventually(async () => ((await charges()) === 0 ? true : undefined));
+  const quota = await quotaOf(workspace.workspaceId);
+  t.equal(quota.used, 2, 'the two others are charged');
+  t.strictSame(await outbox.pendingOf(workspace.workspaceId), [], 'none is left counted as pending');
+});

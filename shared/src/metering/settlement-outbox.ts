@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { HistoryRecord } from '../accounts/history-record.js';
+import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { RedisClient } from '../redis/create-redis.js';
 import { callRedis } from '../redis/redis-errors.js';
@@ -82,12 +83,52 @@ export class SettlementOutbox {
 
   private async settle(entries: Entry[]): Promise<void> {
     if (entries.length === 0) return;
-    const requestIds = entries.map((entry) => entry.message.r).filter((id): id is string => Boolean(id));
-    if (requestIds.length > 0) {
-      const result = await this.ledger.settleBatch(requestIds, entries.flatMap((entry) => this.historyOf(entry)));
-      if (result.unknown.length > 0) this.logger.warn({ unknown: result.unknown.length }, 'settled request ids without a reservation');
-      if (result.notCharged > 0) this.logger.warn({ notCharged: result.notCharged }, 'late settlements beyond the quota were not charged');
+    try {
+      await this.settleTogether(entries, true);
+    } catch (error) {
+      if (!isRefusal(error) || entries.length === 1) return this.settleRefused(entries, error);
+      // Accounts refused the batch for what one entry carries: that one must not hold back the others
+      // (they would be read again and again, and their reservations expire uncharged). Each on its own.
+      for (const entry of entries) {
+        try {
+          await this.settleTogether([entry], true);
+          await this.acknowledge([entry]);
+        } catch (alone) {
+          await this.settleRefused([entry], alone);
+        }
+      }
+      return;
     }
+    await this.acknowledge(entries);
+  }
+
+  /**
+   * One entry accounts refused (anything else is thrown, to be tried again): its charge is tried once
+   * more without its history record (the charge matters more than the entry), then it is dropped, loudly.
+   */
+  private async settleRefused(entries: Entry[], error: unknown): Promise<void> {
+    if (!isRefusal(error) || entries.length !== 1) throw error;
+    const [entry] = entries as [Entry];
+    try {
+      if (entry.message.h) await this.settleTogether([entry], false);
+      else throw error;
+      this.logger.error({ requestId: entry.message.r, err: String(error) }, 'settlement outbox: history entry refused by accounts; the charge was settled without it');
+    } catch (withoutHistory) {
+      if (!isRefusal(withoutHistory)) throw withoutHistory;
+      this.logger.error({ requestId: entry.message.r, err: String(withoutHistory) }, 'settlement outbox: charge refused by accounts; dropped');
+    }
+    await this.acknowledge([entry]);
+  }
+
+  private async settleTogether(entries: Entry[], withHistory: boolean): Promise<void> {
+    const requestIds = entries.map((entry) => entry.message.r).filter((id): id is string => Boolean(id));
+    if (requestIds.length === 0) return;
+    const result = await this.ledger.settleBatch(requestIds, withHistory ? entries.flatMap((entry) => this.historyOf(entry)) : []);
+    if (result.unknown.length > 0) this.logger.warn({ unknown: result.unknown.length }, 'settled request ids without a reservation');
+    if (result.notCharged > 0) this.logger.warn({ notCharged: result.notCharged }, 'late settlements beyond the quota were not charged');
+  }
+
+  private async acknowledge(entries: Entry[]): Promise<void> {
     const ids = entries.map((entry) => entry.id);
     const settled = this.reader.multi().xAck(this.options.key, GROUP, ids).xDel(this.options.key, ids);
     for (const entry of entries) {
@@ -160,4 +201,9 @@ export class SettlementOutbox {
       this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'settlement outbox: left for another process to claim');
     }
   }
+}
+
+/** Accounts refused what it was sent (its input, or a workspace it does not know): sending it again changes nothing. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof AppError && (error.code === 'invalid_request' || error.code === 'not_found');
 }
