@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { HistoryRecord } from '@comps/accounts/client';
 import { AppError } from '@comps/shared/errors/app-error';
+import { clientNetworkOf } from '@comps/shared/http/client-network';
 import { toAppError, writeErrorResponse } from '@comps/shared/http/error-response';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import { jsonBodyOf, parseJsonBody } from '@comps/shared/http/parse-json-body';
@@ -65,7 +66,7 @@ export function authenticatedRoute(deps: AuthenticatedRouteDeps, options: RouteO
   const readJsonBody = options.json ? parseJsonBody() : undefined;
   return async (ctx: Context) => {
     const started = performance.now();
-    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, ctx.ip);
+    const caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, clientNetworkOf(ctx.ip));
     const { principal } = caller;
     const requestId = ctx.state.requestId as string;
     const { signal, dispose } = requestSignal(ctx, deps.stopping);

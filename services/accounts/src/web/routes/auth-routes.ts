@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
+import { clientNetworkOf } from '@comps/shared/http/client-network';
 import { endSession, startSession } from '../../sessions/session-service.js';
 import { checkPassword, passwordLinkUser, setPasswordWithLink, signInAccountOf, signUp } from '../../users/user-service.js';
 import { clearCookie, SESSION_COOKIE, setCookie } from '../cookies.js';
@@ -44,7 +45,7 @@ export function authRoutes(deps: WebDeps): Router<WebState> {
     const email = formField(ctx, 'email').trim();
     const password = formField(ctx, 'password');
     const next = safeNextPath(formField(ctx, 'next'));
-    const address = ctx.ip;
+    const address = clientNetworkOf(ctx.ip);
     const { account, user: named } = await signInAccountOf(deps.db, email);
     const wait = await deps.throttle.takeSignInAttempt(account, address);
     if (wait !== null) {
@@ -67,14 +68,15 @@ export function authRoutes(deps: WebDeps): Router<WebState> {
   router.post('/auth/sign-up', async (ctx) => {
     if (!deps.signUpOpen) return sendPage(ctx, signUpClosedPage(frameOf(ctx, deps)), 403);
     const email = formField(ctx, 'email').trim();
-    const wait = await deps.throttle.takeSignUp(ctx.ip);
+    const network = clientNetworkOf(ctx.ip);
+    const wait = await deps.throttle.takeSignUp(network);
     if (wait !== null) {
       throw new AppError('rate_limited', `Too many new accounts from this address. Try again in ${minutes(wait)}.`, { retryAfter: wait });
     }
     const outcome = await signUp(deps.db, { email, password: formField(ctx, 'password') });
     if (!outcome.ok) {
       // A taken address keeps its count: trying addresses one after another is how one learns which exist.
-      if (outcome.problem !== 'email_taken') await deps.throttle.giveBackSignUp(ctx.ip);
+      if (outcome.problem !== 'email_taken') await deps.throttle.giveBackSignUp(network);
       const status = outcome.problem === 'email_taken' ? 409 : 400;
       return sendPage(ctx, signUpPage(frameOf(ctx, deps), { csrfToken: csrfTokenOf(ctx, 'signed-out'), email, error: outcome.message }), status);
     }
