@@ -65,7 +65,17 @@ export interface MeteredCall<C extends MarketCall> {
 }
 
 export type MeterOutcome<V> =
-  | { ok: true; value: V; quota: QuotaSnapshot; record: HistoryRecord }
+  | {
+      ok: true;
+      value: V;
+      quota: QuotaSnapshot;
+      record: HistoryRecord;
+      /**
+       * The entry went with the charge (the settlement records it with the charge): nobody writes it
+       * again. Otherwise the caller hands `record` to its history writer.
+       */
+      recorded: boolean;
+    }
   | {
       ok: false;
       error: AppError;
@@ -180,7 +190,7 @@ export class Meter {
     try {
       const charged = record({ status: 200, code: null, charged: 1, resultCount });
       await this.deps.admission.complete(admitted, { requestId: input.requestId, history: charged });
-      return { ok: true, value, quota: { limit, used, remaining }, record: charged };
+      return { ok: true, value, quota: { limit, used, remaining }, record: charged, recorded: true };
     } catch (error) {
       // Without Redis the charge is settled here: an answered success is never left unsettled.
       this.deps.logger.warn({ err: String(error) }, 'settlement outbox unavailable; settling directly');
@@ -192,12 +202,14 @@ export class Meter {
         value,
         quota: { limit: settled.limit, used: settled.used, remaining: settled.remaining },
         record: record({ status: 200, code: null, charged: settled.charged ? 1 : 0, resultCount }),
+        recorded: false,
       };
     } catch (error) {
       // The answer is ready: it is given. Its charge is in the outbox if the handover reached Redis,
-      // else its reservation expires unsettled (a success not charged, never a failure charged).
+      // else its reservation expires unsettled (a success not charged, never a failure charged). Its
+      // entry says not charged: should the outbox settle it after all, its entry (charged) wins.
       this.deps.logger.error({ err: String(error), requestId: input.requestId }, 'charge neither handed over nor settled; the reservation will expire');
-      return { ok: true, value, quota: { limit, used, remaining }, record: record({ status: 200, code: null, charged: 1, resultCount }) };
+      return { ok: true, value, quota: { limit, used, remaining }, record: record({ status: 200, code: null, charged: 0, resultCount }), recorded: false };
     }
   }
 

@@ -8,9 +8,10 @@ const BATCH_SIZE = 200;
 const MAX_BUFFERED = 20_000;
 
 /**
- * For the services that call accounts: collects history entries off the request path and sends them to accounts in batches. A batch
- * that could not be delivered (accounts unreachable) stays buffered for the next flush (accounts
- * ignores ids it already has), and close() flushes what is left, so entries survive an accounts
+ * For the services that call accounts: collects history entries off the request path and sends them
+ * to accounts in batches (the entries of charged successes go with their charges instead, through the
+ * settlement outbox). A batch that could not be delivered (accounts unreachable) stays buffered for
+ * the next flush (sending an entry twice writes it once), and close() flushes what is left, so entries survive an accounts
  * hiccup and a clean shutdown. A batch accounts refuses (invalid, or failing there) would be refused
  * again: it is logged and dropped, not retried forever.
  */

@@ -169,8 +169,9 @@ export async function settleQuotaBatch(ledger: LedgerContext, requestIds: string
     const reservations = await lockReservations(trx, unique);
     const found = new Set(reservations.map((reservation) => reservation.requestId));
     const charged = await chargeReservations(ledger, trx, reservations, now);
-    // Each entry says what the ledger did: a late settlement beyond the quota is recorded as not charged.
-    await recordHistory(trx, history.map((record) => ({ ...record, charged: charged.get(record.requestId) === false ? 0 : record.charged })));
+    // Each entry says what the ledger did: a late settlement beyond the quota, or one without a
+    // reservation, is recorded as not charged.
+    await recordHistory(trx, history.map((record) => ({ ...record, charged: charged.get(record.requestId) === true ? record.charged : 0 })));
     const values = [...charged.values()];
     return {
       charged: values.filter(Boolean).length,

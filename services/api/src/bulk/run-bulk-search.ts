@@ -127,7 +127,7 @@ export function runBulkSearch(deps: BulkSearchDeps, input: { principal: Principa
           patience: 'patient',
           history,
         });
-        records.push(outcome.record);
+        if (!(outcome.ok && outcome.recorded)) records.push(outcome.record);
         if (outcome.ok) {
           tally.succeeded += 1;
           tally.charged += outcome.record.charged;

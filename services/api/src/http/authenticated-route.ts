@@ -147,7 +147,7 @@ export function authenticatedRoute(deps: AuthenticatedRouteDeps, options: RouteO
           resultCount: result.resultCount ?? null,
           jobId: result.jobId ?? null,
         };
-    deps.history.add(record);
+    if (!result.recorded) deps.history.add(record);
   };
 }
 

@@ -36,6 +36,8 @@ export interface RouteResult {
   quota?: QuotaSnapshot | null;
   /** The request's history entry when the route made it (a metered call); else one is made from the answer. */
   record?: HistoryRecord;
+  /** `record` was written already, with the request's charge: it is not written again. */
+  recorded?: boolean;
   /** For an entry made from the answer. */
   resultCount?: number | null;
   /** The job the request was about, for its history entry. */

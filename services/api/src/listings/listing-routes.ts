@@ -46,7 +46,7 @@ async function metered(deps: ListingRouteDeps, request: ApiRequest, path: string
     history: { method: 'GET', path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
   });
   if (!outcome.ok) return { status: outcome.error.status, body: null, error: outcome.error, quota: outcome.quota, record: outcome.record };
-  return { status: 200, body: JSON.stringify(outcome.value), headers: NO_STORE, quota: outcome.quota, record: outcome.record };
+  return { status: 200, body: JSON.stringify(outcome.value), headers: NO_STORE, quota: outcome.quota, record: outcome.record, recorded: outcome.recorded };
 }
 
 /**

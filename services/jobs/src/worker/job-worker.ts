@@ -283,7 +283,7 @@ export class JobWorker {
       await this.failed(job, outcome.error);
       return false;
     }
-    this.deps.history.add(outcome.record);
+    if (!outcome.recorded) this.deps.history.add(outcome.record);
 
     const items = 'items' in outcome.value ? outcome.value.items : [];
     return withTransaction(db, async (trx) => {

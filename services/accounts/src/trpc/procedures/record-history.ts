@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { historyRecordSchema } from '@comps/shared/accounts/history-record';
+import { retryingDeadlocks } from '@comps/shared/db/with-transaction';
 import { recordHistory as record } from '../../history/history-service.js';
 import { procedure } from '../trpc.js';
 
@@ -9,6 +10,7 @@ export const recordHistory = procedure
   .input(recordHistoryInput)
   .output(z.object({ recorded: z.number().int() }))
   .mutation(async ({ ctx, input }) => {
-    await record(ctx.db, input.entries);
+    // Batches from several processes may upsert neighbouring rows at once: a deadlock victim goes again.
+    await retryingDeadlocks(() => record(ctx.db, input.entries));
     return { recorded: input.entries.length };
   });
