@@ -119,9 +119,7 @@ export class PageFetcher {
     if (Number.isFinite(declared) && declared > cap) throw tooLarge(response, cap);
     const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
     const decompress = decompressors[encoding];
-    // An answer of a declared length, not compressed, is read straight into one buffer of that size:
-    // no list of chunks and no second copy of the page (a page is 1–2 MB, and many are read at once).
-    let raw = Number.isFinite(declared) && declared > 0 && !decompress ? await readDeclared(response, declared) : await readChunks(response, cap);
+    let raw = await readChunks(response, cap);
     if (decompress) {
       try {
         raw = await decompress(raw, { maxOutputLength: cap });
@@ -143,23 +141,7 @@ function tooLarge(response: Dispatcher.ResponseData, cap: number): AppError {
   return new AppError('upstream_error', `The marketplace's answer is larger than ${cap} bytes`);
 }
 
-function longerThanDeclared(response: Dispatcher.ResponseData): AppError {
-  response.body.destroy();
-  return new AppError('upstream_error', "The marketplace's answer is longer than its Content-Length");
-}
-
-async function readDeclared(response: Dispatcher.ResponseData, length: number): Promise<Buffer> {
-  const body = Buffer.allocUnsafe(length);
-  let size = 0;
-  for await (const chunk of response.body) {
-    const piece = chunk as Buffer;
-    if (size + piece.length > length) throw longerThanDeclared(response);
-    piece.copy(body, size);
-    size += piece.length;
-  }
-  return size === length ? body : body.subarray(0, size);
-}
-
+/** The body, up to `cap` bytes: one allocation and one copy of each chunk (Buffer.concat with the total). */
 async function readChunks(response: Dispatcher.ResponseData, cap: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
