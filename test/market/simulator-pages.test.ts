@@ -4,6 +4,7 @@ import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { loadSimConfig, type PageStyle } from '@comps/market-sim/config';
 import { parseDirectives } from '@comps/market-sim/directives';
 import { SITE_LOCALES } from '@comps/market-sim/locales';
+import { PageCache } from '@comps/market-sim/page-cache';
 import { PageFurniture } from '@comps/market-sim/render/page-furniture';
 import { renderSearchPage } from '@comps/market-sim/render/search-page';
 import { searchPage, type SimQuery } from '@comps/market-sim/search-results';
@@ -105,7 +106,7 @@ t.test('the page style is configuration, validated at boot', async (t) => {
   t.throws(() => loadSimConfig({ MARKET_SIM_CACHE_MB: '0' }), { name: 'ConfigError', message: /MARKET_SIM_CACHE_MB/ });
 });
 
-t.test('served: full by default, lean on request; a page is rendered once and served again as it was', async (t) => {
+t.test('served: full by default, lean on request; a page is served again as it was', async (t) => {
   const url = '/market.com/sch/i.html?_nkw=nintendo&LH_Sold=1&LH_Complete=1';
   const full = await startSimulator(t);
   const lean = await startSimulator(t, { MARKET_SIM_PAGE_STYLE: 'lean' });
@@ -120,4 +121,22 @@ t.test('served: full by default, lean on request; a page is rendered once and se
     parseSearchPage(first, 'market.com').items.map((item) => item.itemId),
     'both styles list the same rows',
   );
+});
+
+t.test('the page cache: a page is kept until the least recently used goes to make room; a page larger than the cache is not kept', async (t) => {
+  const cache = new PageCache(10);
+  const page = (size: number, fill: string) => Buffer.alloc(size, fill);
+  cache.set('a', page(4, 'a'));
+  cache.set('b', page(4, 'b'));
+  t.equal(cache.get('a')?.toString(), 'aaaa', 'a hit');
+  cache.set('c', page(4, 'c'));
+  t.equal(cache.get('b'), undefined, 'the least recently used went to make room');
+  t.equal(cache.get('a')?.toString(), 'aaaa', 'the one used since stayed');
+  t.equal(cache.get('c')?.toString(), 'cccc');
+  cache.set('huge', page(11, 'h'));
+  t.equal(cache.get('huge'), undefined, 'larger than the whole cache: not kept');
+  t.equal(cache.get('a')?.toString(), 'aaaa', 'and nothing was pushed out for it');
+  cache.set('a', page(6, 'A'));
+  t.equal(cache.get('a')?.toString(), 'AAAAAA', 'a page set again replaces the old one');
+  t.equal(cache.get('c')?.toString(), 'cccc', 'whose size no longer counts');
 });

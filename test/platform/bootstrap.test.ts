@@ -44,7 +44,8 @@ function npmStart(env: Record<string, string>): Promise<{ code: number; output: 
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, ...env },
         timeout: 120_000,
       },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      // Killed at the timeout (a hang), the error has a signal and no code: never taken for an exit code.
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` }),
     );
   });
 }

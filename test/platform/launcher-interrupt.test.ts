@@ -27,6 +27,7 @@ t.test('Ctrl-C typed twice on a terminal', async (t) => {
 });
 
 t.test('the searches in flight at the last Ctrl-C were charged once', async (t) => {
+  t.ok(chain.previous, 'the last stop left its searches to check');
   const stack = await startAndCheckPrevious(t, chain);
   stack.npm.kill('SIGTERM');
   t.equal((await stack.exited).code, 0, 'and this stack stops cleanly too');

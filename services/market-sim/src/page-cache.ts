@@ -33,8 +33,4 @@ export class PageCache {
       this.bytes -= stored.length;
     }
   }
-
-  get size(): { pages: number; bytes: number } {
-    return { pages: this.pages.size, bytes: this.bytes };
-  }
 }
