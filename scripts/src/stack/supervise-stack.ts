@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeExit, type ManagedProcess } from './managed-process.js';
 
-export interface RestartPolicy {
+interface RestartPolicy {
   /** Crashes of one process counted over this window... */
   windowMs: number;
   /** ...up to this many: the crash that reaches it stops the stack instead of another restart. */
@@ -12,10 +12,9 @@ export interface RestartPolicy {
 }
 
 /** Waits of 0.5, 1, 2 and 4 s; the fifth crash of one process within a minute stops the stack. */
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { windowMs: 60_000, maxCrashes: 5, firstDelayMs: 500, maxDelayMs: 8_000 };
+const RESTART_POLICY: RestartPolicy = { windowMs: 60_000, maxCrashes: 5, firstDelayMs: 500, maxDelayMs: 8_000 };
 
 export interface SuperviseOptions {
-  policy?: RestartPolicy;
   /** Aborted when the stack is told to stop: no restart begins after that, and one under way gives up. */
   signal: AbortSignal;
   log: (line: string) => void;
@@ -24,7 +23,7 @@ export interface SuperviseOptions {
 }
 
 /** The delay before a restart, given how many crashes (this one included) fell within the window. */
-export function restartDelay(policy: RestartPolicy, crashesInWindow: number): number {
+function restartDelay(policy: RestartPolicy, crashesInWindow: number): number {
   return Math.min(policy.firstDelayMs * 2 ** Math.max(0, crashesInWindow - 1), policy.maxDelayMs);
 }
 
@@ -34,7 +33,7 @@ export function restartDelay(policy: RestartPolicy, crashesInWindow: number): nu
  * fails (the process exits again or is not ready in time) counts as one more crash.
  */
 export function superviseStack(processes: ManagedProcess[], options: SuperviseOptions): void {
-  const policy = options.policy ?? DEFAULT_RESTART_POLICY;
+  const policy = RESTART_POLICY;
   const { signal, log } = options;
   for (const process of processes) {
     const crashes: number[] = [];

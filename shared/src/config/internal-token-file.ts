@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -23,7 +24,7 @@ export function ensureInternalTokenFile(): string {
   const existing = readInternalTokenFile();
   if (existing) return existing;
   const token = randomBytes(32).toString('base64url');
-  mkdirSync(fileURLToPath(new URL('.', `file://${INTERNAL_TOKEN_FILE}`)), { recursive: true, mode: 0o700 });
+  mkdirSync(path.dirname(INTERNAL_TOKEN_FILE), { recursive: true, mode: 0o700 });
   try {
     writeFileSync(INTERNAL_TOKEN_FILE, `${token}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
@@ -32,6 +33,5 @@ export function ensureInternalTokenFile(): string {
     if (theirs) return theirs;
     throw new Error(`${INTERNAL_TOKEN_FILE} exists but holds no token of 32 characters or more: delete it or set INTERNAL_TOKEN`);
   }
-  chmodSync(INTERNAL_TOKEN_FILE, 0o600);
   return token;
 }

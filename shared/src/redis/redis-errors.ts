@@ -19,10 +19,10 @@ export function redisUnavailable(cause: unknown): AppError {
  * `service_unavailable`. A command that answers after the deadline is ignored: everything we keep in
  * Redis is a lease or a counter that expires, or an operation safe to repeat.
  */
-export async function callRedis<T>(operation: () => Promise<T>, deadlineMs = REDIS_CALL_DEADLINE_MS): Promise<T> {
+export async function callRedis<T>(operation: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${deadlineMs} ms`)), deadlineMs);
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${REDIS_CALL_DEADLINE_MS} ms`)), REDIS_CALL_DEADLINE_MS);
   });
   try {
     return await Promise.race([operation(), expired]);

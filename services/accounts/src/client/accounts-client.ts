@@ -7,6 +7,7 @@ export type { Principal } from '@comps/shared/accounts/principal';
 export type { QuotaSnapshot } from '@comps/shared/accounts/quota';
 export type { HistoryRecord } from '@comps/shared/accounts/history-record';
 export { HistoryWriter } from './history-writer.js';
+export { MAX_ANSWERED_REQUEST_IDS } from '../trpc/procedures/get-usage.js';
 
 /** The accounts service as the other services call it: its tRPC router, over its internal port. */
 export type AccountsClient = TRPCClient<AccountsRouter>;

@@ -56,15 +56,18 @@ export async function getEffectivePlan(db: Db, workspaceId: string): Promise<Eff
 export async function getUsage(db: Db, workspaceId: string, now: Date, answeredRequestIds: string[] = []): Promise<Usage> {
   const plan = await getEffectivePlan(db, workspaceId);
   const period = quotaPeriodAt(now);
-  // One snapshot for both reads: a settlement committed between them would move a charge from
-  // "reserved" to "used" unseen, and the answer would count it nowhere.
-  const { quota, unsettled } = await db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const quota = await quotaSnapshot(trx, workspaceId, plan.monthlyQuota, now);
-      return { quota, unsettled: await unsettledAmong(trx, workspaceId, answeredRequestIds) };
-    });
+  // One snapshot for both reads (when there are two): a settlement committed between them would move
+  // a charge from "reserved" to "used" unseen, and the answer would count it nowhere.
+  const { quota, unsettled } =
+    answeredRequestIds.length === 0
+      ? { quota: await quotaSnapshot(db, workspaceId, plan.monthlyQuota, now), unsettled: 0 }
+      : await db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (trx) => ({
+            quota: await quotaSnapshot(trx, workspaceId, plan.monthlyQuota, now),
+            unsettled: await unsettledAmong(trx, workspaceId, answeredRequestIds),
+          }));
   return {
     workspaceId,
     plan,

@@ -1,4 +1,4 @@
-import { callAccounts, type AccountsClient } from '@comps/accounts/client';
+import { callAccounts, MAX_ANSWERED_REQUEST_IDS, type AccountsClient } from '@comps/accounts/client';
 import type { Usage } from '@comps/shared/contract/usage';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 
@@ -7,6 +7,7 @@ import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox'
  * though their charge may still wait in the settlement outbox (read your own writes).
  */
 export async function readUsage(deps: { accounts: AccountsClient; settlements: SettlementOutbox }, workspaceId: string): Promise<Usage> {
-  const answeredRequestIds = await deps.settlements.pendingOf(workspaceId);
+  // Normally a handful (settling takes well under a second); a stalled backlog is counted up to the limit.
+  const answeredRequestIds = (await deps.settlements.pendingOf(workspaceId)).slice(0, MAX_ANSWERED_REQUEST_IDS);
   return callAccounts(() => deps.accounts.usage.get.query({ workspaceId, answeredRequestIds }));
 }
