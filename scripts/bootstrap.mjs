@@ -60,29 +60,38 @@ function ensureDependencies() {
   if (!run('npm', ['ci', '--no-audit', '--no-fund'])) fail('npm ci failed (see above)');
 }
 
-/**
- * Caddy, installed through apt-get when missing and running as root; otherwise one line saying what to do. An explicit
- * CADDY_BIN is never replaced by an install.
- */
-export function caddyProblem(env = process.env) {
-  const configured = env.CADDY_BIN;
-  const name = configured || 'caddy';
-  if (findExecutable(name, env.PATH)) return undefined;
-  if (configured) return `CADDY_BIN=${configured} is not an executable: install the package "caddy" or point CADDY_BIN at the caddy binary`;
-  return 'Caddy is not installed: install the package "caddy" (e.g. `sudo apt-get install caddy`) or set CADDY_BIN to the caddy binary';
+/** A program the stack or its tests run, from the Debian package of the same name. */
+const CADDY = { name: 'Caddy', binary: 'caddy', pkg: 'caddy', variable: 'CADDY_BIN' };
+// Where Debian installs it, and where the browser tests look for it (test/helpers/browser.ts).
+const CHROMIUM = { name: 'Chromium (for the dashboard tests)', binary: '/usr/bin/chromium', pkg: 'chromium', variable: 'CHROMIUM_BIN' };
+
+/** What is wrong with a program's installation, in one line saying what to do; undefined when it is there. */
+function toolProblem(tool, env = process.env) {
+  const configured = env[tool.variable];
+  if (findExecutable(configured || tool.binary, env.PATH)) return undefined;
+  if (configured) return `${tool.variable}=${configured} is not an executable: install the package "${tool.pkg}" or point ${tool.variable} at the ${tool.pkg} binary`;
+  return `${tool.name} is not installed: install the package "${tool.pkg}" (e.g. \`sudo apt-get install ${tool.pkg}\`) or set ${tool.variable} to the ${tool.pkg} binary`;
 }
 
-function ensureCaddy() {
-  const problem = caddyProblem();
+export function caddyProblem(env = process.env) {
+  return toolProblem(CADDY, env);
+}
+
+/**
+ * A program installed through apt-get when missing and running as root; otherwise one line saying what
+ * to do. A program named by its variable is never replaced by an install.
+ */
+function ensureTool(tool) {
+  const problem = toolProblem(tool);
   if (!problem) return;
-  const canInstall = !process.env.CADDY_BIN && process.getuid?.() === 0 && findExecutable('apt-get');
+  const canInstall = !process.env[tool.variable] && process.getuid?.() === 0 && findExecutable('apt-get');
   if (canInstall) {
-    say('installing Caddy (apt-get install caddy)');
+    say(`installing ${tool.name} (apt-get install ${tool.pkg})`);
     const apt = { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
     const installed =
-      run('apt-get', ['install', '-y', '-q', 'caddy'], apt) ||
-      (run('apt-get', ['update', '-q'], apt) && run('apt-get', ['install', '-y', '-q', 'caddy'], apt));
-    if (installed && !caddyProblem()) return;
+      run('apt-get', ['install', '-y', '-q', tool.pkg], apt) ||
+      (run('apt-get', ['update', '-q'], apt) && run('apt-get', ['install', '-y', '-q', tool.pkg], apt));
+    if (installed && !toolProblem(tool)) return;
   }
   fail(problem);
 }
@@ -99,6 +108,7 @@ function npmScript(name) {
 /** Runs a command as the last step, passing the launcher's stop signals on, and exits with its status. */
 function handOver(command, args) {
   const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+  child.on('error', (error) => fail(`could not run ${command}: ${error.message}`));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
@@ -115,13 +125,14 @@ async function checkServers(checks) {
 async function main(mode, args) {
   if (mode !== 'start' && mode !== 'test') fail('usage: node scripts/bootstrap.mjs start | test [tap arguments]');
   ensureDependencies();
-  ensureCaddy();
+  ensureTool(CADDY);
   if (mode === 'start') {
     npmScript('build');
     // The launcher runs in this very process, so the signals npm passes on reach it directly.
     await import(pathToFileURL(path.join(ROOT, 'scripts', 'dist', 'start.js')).href);
     return;
   }
+  ensureTool(CHROMIUM);
   npmScript('typecheck');
   npmScript('test:plugins');
   await checkServers([

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing). */
+/** Debian's Chromium (`apt-get install chromium`; npm test installs it when missing). */
 export const CHROMIUM_BIN = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
 
 /** Nothing in the background reaches out (no network here, and none wanted): updates, sync, QUIC, first-run pages. */

@@ -57,6 +57,19 @@ t.test('npm start without Caddy says what to do and starts nothing', async (t) =
   t.notMatch(output, /ready \(pid/, 'nothing was started');
 });
 
+t.test('npm test without the Chromium it names says what to do and runs no test', async (t) => {
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) =>
+    execFile(
+      process.execPath,
+      [path.join(ROOT_DIR, 'scripts', 'bootstrap.mjs'), 'test'],
+      { cwd: ROOT_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CHROMIUM_BIN: '/nonexistent/chromium' }, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` }),
+    ),
+  );
+  t.equal(code, 1, 'exits 1');
+  t.match(output, /^bootstrap: CHROMIUM_BIN=\/nonexistent\/chromium is not an executable: install the package "chromium"/m);
+});
+
 t.test('npm start with MariaDB or Redis unreachable names the URL and how to start it', async (t) => {
   const port = await freePort();
   const redis = await npmStart({ REDIS_URL: `redis://127.0.0.1:${port}` });
