@@ -7,6 +7,7 @@ import { ITEM_ID_PATTERN } from '../../contract/listing.js';
 import { classList, findAll, findFirst, hasClass, textContent, walk } from './dom.js';
 import { parseCompactCount, parsePrice } from './money.js';
 import { canonicalItemUrl } from './normalize-row.js';
+import { isHtmlWhitespace } from './markup-scan.js';
 import { PageLandmarks } from './landmarks.js';
 import { PageText, type PageSource } from './page-text.js';
 import { KeptAttributes, parseElementAt, parseSkimmed, type Selection } from './skimmed-tree.js';
@@ -354,7 +355,7 @@ function itemParts(page: PageText): Document | null {
   const onOther = (match: string, at: number) => {
     if (match.startsWith('<')) {
       const after = html.charCodeAt(at + match.length);
-      if ((after === 32 || after === 9 || after === 10 || after === 12 || after === 13 || after === 47 || after === 62) && landmarks.isMarkup(at)) starts.push(at);
+      if ((isHtmlWhitespace(after) || after === 47 || after === 62) && landmarks.isMarkup(at)) starts.push(at);
     } else if (match.startsWith('data-testid')) {
       const start = landmarks.tagStartAround(at);
       if (start !== null) starts.push(start);

@@ -1,4 +1,5 @@
 import { PageText, type PageSource } from './page-text.js';
+import { isHtmlWhitespace, rawTextEndTag } from './markup-scan.js';
 
 /**
  * Finding an element by one of its classes with plain string searches, without reading the page:
@@ -18,7 +19,7 @@ const OPEN_CLASS_ATTRIBUTE = /^<([a-zA-Z][^ \t\n\f\r/>]*)(?:[ \t\n\f\r/][^<>]*?)
 
 function isClassBoundary(code: number): boolean {
   // Quotes, "=", whitespace, "/" and ">" end a class name in an attribute; NaN is the page's edge.
-  return Number.isNaN(code) || code === 34 || code === 39 || code === 61 || code === 62 || code === 47 || code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+  return Number.isNaN(code) || code === 34 || code === 39 || code === 61 || code === 62 || code === 47 || isHtmlWhitespace(code);
 }
 
 /**
@@ -202,10 +203,16 @@ export class PageLandmarks {
         const closed = html.indexOf('-->', at + 2);
         end = closed === -1 ? html.length : closed + 3;
       } else {
+        // "<scripts" or "<styled" is another element: its content is markup, as htmlparser2 reads it.
+        const next = html.charCodeAt(matchEnd);
+        if (!(isHtmlWhitespace(next) || next === 47 || next === 62)) {
+          this.rawTextScanned = matchEnd;
+          continue;
+        }
         // A script or style sheet ends at its end tag.
         const name = last === 0x74 /* t */ ? 'script' : 'style';
         at = matchEnd - 1 - name.length;
-        const closed = endTagFrom(html, name, at);
+        const closed = rawTextEndTag(html, name, at);
         end = closed === -1 ? html.length : closed + 2 + name.length;
         this.elementRanges.push([at, end]);
       }
@@ -216,10 +223,3 @@ export class PageLandmarks {
   }
 }
 
-/** Where the end tag `</name` (any case) is next from `from`: at each "</", a rare pair in scripts and styles. */
-function endTagFrom(text: string, name: string, from: number): number {
-  for (let candidate = text.indexOf('</', from); candidate !== -1; candidate = text.indexOf('</', candidate + 2)) {
-    if (text.slice(candidate + 2, candidate + 2 + name.length).toLowerCase() === name) return candidate;
-  }
-  return -1;
-}

@@ -2,6 +2,7 @@ import { Element } from 'domhandler';
 import type { PageLandmarks, TagLocation } from './landmarks.js';
 import type { PageText } from './page-text.js';
 import { parseElementAt, readStartTagAt, type KeptAttributes } from './skimmed-tree.js';
+import { isHtmlWhitespace } from './markup-scan.js';
 
 /**
  * The results of a page read row by row, each row by the parts the row readers look at
@@ -35,9 +36,6 @@ const HIT_PATTERN = new RegExp(
   'g',
 );
 
-function isWhitespace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
-}
 
 /**
  * Counts the start and end tags of `name` from the element starting at `start`: where it closes
@@ -55,11 +53,11 @@ function countTags(page: PageText, landmarks: PageLandmarks, name: string, start
     if (nextClose === -1) return null;
     if (nextOpen !== -1 && nextOpen < nextClose) {
       const after = html.charCodeAt(nextOpen + open.length);
-      if ((isWhitespace(after) || after === 47 || after === 62) && landmarks.isMarkup(nextOpen)) depth += 1;
+      if ((isHtmlWhitespace(after) || after === 47 || after === 62) && landmarks.isMarkup(nextOpen)) depth += 1;
       nextOpen = html.indexOf(open, nextOpen + open.length);
     } else {
       const after = html.charCodeAt(nextClose + close.length);
-      if ((isWhitespace(after) || after === 62) && landmarks.isMarkup(nextClose)) {
+      if ((isHtmlWhitespace(after) || after === 62) && landmarks.isMarkup(nextClose)) {
         depth -= 1;
         if (depth === 0) {
           const end = html.indexOf('>', nextClose);
@@ -97,7 +95,7 @@ function findHits(html: string, landmarks: PageLandmarks, from: number, to: numb
       if (match !== '/itm/') return;
       const start = landmarks.tagStartAround(hit);
       const after = start === null ? NaN : html.charCodeAt(start + 2);
-      if (start !== null && (html.charCodeAt(start + 1) | 0x20) === 97 /* a */ && (isWhitespace(after) || after === 47)) hits.links.push(start);
+      if (start !== null && (html.charCodeAt(start + 1) | 0x20) === 97 /* a */ && (isHtmlWhitespace(after) || after === 47)) hits.links.push(start);
     },
   );
   for (const tag of found) {

@@ -1,6 +1,7 @@
 import { Document, Element, Text } from 'domhandler';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { PageText, type PageSource } from './page-text.js';
+import { isHtmlWhitespace, rawTextEndTag } from './markup-scan.js';
 
 /**
  * The tree htmlparser2 builds from a page, built faster: the marketplace's pages are 1–3 MB, most
@@ -154,9 +155,6 @@ function isAsciiAlphanumeric(code: number): boolean {
   return isAsciiLetter(code) || (code >= 48 && code <= 57);
 }
 
-function isWhitespace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
-}
 
 /** A code point a numeric reference stands for as written (the decoder remaps or refuses others). */
 function isPlainCodePoint(code: number): boolean {
@@ -462,7 +460,7 @@ class SkimmedTreeBuilder {
       if (!START_TAG_END.test(html)) return html.length;
       end = START_TAG_END.lastIndex - 1;
       // Whether a "/" closes it matters only inside SVG and MathML, and for a script or style.
-      selfClosing = html.charCodeAt(end - 1) === 47 || isWhitespace(html.charCodeAt(end - 1)) ? this.closesItself(nameEnd) : false;
+      selfClosing = html.charCodeAt(end - 1) === 47 || isHtmlWhitespace(html.charCodeAt(end - 1)) ? this.closesItself(nameEnd) : false;
       const selection = this.selection!;
       if (selection.subtreeNames?.has(name) || selection.candidates.test(html.slice(nameEnd, end))) {
         const candidate = new Element(name, this.attributes(nameEnd).attribs);
@@ -509,7 +507,7 @@ class SkimmedTreeBuilder {
   private nameEnd(from: number): number {
     const { html } = this;
     let end = from;
-    for (let code = html.charCodeAt(end); !Number.isNaN(code) && !isWhitespace(code) && code !== 47 && code !== 62; code = html.charCodeAt(end)) end += 1;
+    for (let code = html.charCodeAt(end); !Number.isNaN(code) && !isHtmlWhitespace(code) && code !== 47 && code !== 62; code = html.charCodeAt(end)) end += 1;
     return end;
   }
 
@@ -533,7 +531,7 @@ class SkimmedTreeBuilder {
     for (;;) {
       const code = html.charCodeAt(position);
       if (Number.isNaN(code)) return { attribs, end: html.length, selfClosing: false };
-      if (isWhitespace(code)) {
+      if (isHtmlWhitespace(code)) {
         position += 1;
       } else if (code === 47 /* / */) {
         // "/" then ">" (whitespace between allowed) closes the tag itself; otherwise it reads as a space.
@@ -554,9 +552,9 @@ class SkimmedTreeBuilder {
     // A name runs to "=", whitespace, "/" or ">"; its first character may be anything else, "=" included.
     // (Names are short: a loop costs less than a regular expression's call. Quoted values, often long, are skipped natively.)
     let nameEnd = start + 1;
-    for (let code = html.charCodeAt(nameEnd); !Number.isNaN(code) && !isWhitespace(code) && code !== 47 && code !== 62 && code !== 61; code = html.charCodeAt(nameEnd)) nameEnd += 1;
+    for (let code = html.charCodeAt(nameEnd); !Number.isNaN(code) && !isHtmlWhitespace(code) && code !== 47 && code !== 62 && code !== 61; code = html.charCodeAt(nameEnd)) nameEnd += 1;
     let position = nameEnd;
-    while (isWhitespace(html.charCodeAt(position))) position += 1;
+    while (isHtmlWhitespace(html.charCodeAt(position))) position += 1;
     // Most names are dropped at a glance, and most kept ones are written in lower case.
     const name = this.keep.mayKeep(html, start, nameEnd) ? (this.keep.writtenAt(html, start, nameEnd) ?? this.name(start, nameEnd)) : '';
     const kept = name !== '' && this.keep.names.has(name) && !Object.hasOwn(attribs, name);
@@ -565,7 +563,7 @@ class SkimmedTreeBuilder {
       return position;
     }
     position += 1;
-    while (isWhitespace(html.charCodeAt(position))) position += 1;
+    while (isHtmlWhitespace(html.charCodeAt(position))) position += 1;
     const quote = html.charCodeAt(position);
     let valueStart: number;
     let valueEnd: number;
@@ -587,25 +585,20 @@ class SkimmedTreeBuilder {
 
   /** Where the raw text of `name` ends: at `</name` followed by whitespace or `>`, in any case. */
   private rawTextEnd(name: string, from: number): number {
-    const { html } = this;
-    for (let candidate = html.indexOf('</', from); candidate !== -1; candidate = html.indexOf('</', candidate + 2)) {
-      const after = candidate + 2 + name.length;
-      const code = html.charCodeAt(after);
-      if ((code === 62 || isWhitespace(code)) && html.slice(candidate + 2, after).toLowerCase() === name) return candidate;
-    }
-    return html.length;
+    const end = rawTextEndTag(this.html, name, from);
+    return end === -1 ? this.html.length : end;
   }
 
   /** An end tag (`</name …>`; its name runs to whitespace or ">"), or what htmlparser2 reads instead: `</>` and `</3…>` are no tags. */
   private endTag(open: number): number {
     const { html } = this;
     let position = open + 2;
-    while (isWhitespace(html.charCodeAt(position))) position += 1;
+    while (isHtmlWhitespace(html.charCodeAt(position))) position += 1;
     const close = html.indexOf('>', position);
     if (close === -1) return html.length;
     if (isAsciiLetter(html.charCodeAt(position))) {
       let nameEnd = position + 1;
-      while (nameEnd < close && !isWhitespace(html.charCodeAt(nameEnd))) nameEnd += 1;
+      while (nameEnd < close && !isHtmlWhitespace(html.charCodeAt(nameEnd))) nameEnd += 1;
       this.tokenEnd = close + 1;
       if (!this.stopped) this.closeElement(this.name(position, nameEnd));
     }
