@@ -3,7 +3,7 @@ import { compactScore, type Listing } from '../listings.js';
 import { SITE_LOCALES, type SiteLocale } from '../locales.js';
 import type { SimPage, SimQuery, SimRow } from '../search-results.js';
 import { between, hashString, randomFrom } from '../random.js';
-import { isNonsenseWord } from '../result-counts.js';
+import { isNonsenseWord, wordsOf } from '../result-counts.js';
 import { escapeHtml } from './html.js';
 import { globalHeader, icon, markerComment, resultControls, token, trackingAttributes, type PageFurniture } from './page-furniture.js';
 
@@ -30,7 +30,7 @@ function rowTitle(row: SimRow, query: SimQuery): string {
   const words = query.keyword.split(/\s+/).filter(Boolean);
   if (words.length === 0) return row.listing.descriptor;
   // Looser matches carry fewer of the search words, and none of its nonsense.
-  const fewer = words.find((word) => !isNonsenseWord(word.toLowerCase()));
+  const fewer = words.find((word) => wordsOf(word).some((clean) => !isNonsenseWord(clean)));
   if (row.loose) return fewer ? `${titleCase(fewer)} ${row.listing.descriptor}` : row.listing.descriptor;
   return `${titleCase(words.join(' '))} ${row.listing.descriptor}`;
 }

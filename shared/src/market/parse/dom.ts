@@ -95,3 +95,15 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
 export function textContent(root: AnyNode, skip?: (element: Element) => boolean): string {
   return collectText(root, (node) => !(skip && isElement(node) && skip(node)));
 }
+
+/** Whether `ancestor` holds `element` (below itself). */
+export function isInside(element: AnyNode, ancestor: AnyNode): boolean {
+  for (let node = element.parent; node; node = node.parent) if (node === ancestor) return true;
+  return false;
+}
+
+/** Whether an element above `element` (below the document) passes `test`. */
+export function hasAncestor(element: AnyNode, test: (ancestor: Element) => boolean): boolean {
+  for (let node = element.parent; node && node.type !== 'root'; node = node.parent) if (test(node as Element)) return true;
+  return false;
+}

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { classList, findAll, findFirst, hasClass, rawText, textOf, walk } from './dom.js';
+import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import type { RawRow } from './raw-row.js';
 
 /** The image a row shows; lazy images keep the real address in a data attribute. */
@@ -11,11 +11,6 @@ function imageOf(image: Element | undefined): string | null {
 }
 
 /** Whether `ancestor` holds `element` (below itself). */
-function isInside(element: Element, ancestor: Element): boolean {
-  for (let node = element.parent; node; node = node.parent) if (node === ancestor) return true;
-  return false;
-}
-
 /** Adds `element` to `list` once (a class named twice lists it once, as a search by class finds it once). */
 function addOnce(list: Element[], element: Element): void {
   if (list.at(-1) !== element) list.push(element);

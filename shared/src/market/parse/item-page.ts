@@ -4,7 +4,7 @@ import type { BuyingFormat, ItemDetails, ItemStatus, Seller } from '../../contra
 import type { MarketSite } from '../../contract/market-sites.js';
 import type { Money } from '../../contract/money.js';
 import { ITEM_ID_PATTERN } from '../../contract/listing.js';
-import { classList, findAll, findFirst, hasClass, textContent, walk } from './dom.js';
+import { classList, findAll, findFirst, hasAncestor, hasClass, isInside, textContent, walk } from './dom.js';
 import { parseCompactCount, parsePrice } from './money.js';
 import { canonicalItemUrl } from './normalize-row.js';
 import { isHtmlWhitespace } from './markup-scan.js';
@@ -42,7 +42,7 @@ type ClassName = (typeof CLASSES)[number];
 const CLASS_SET: ReadonlySet<string> = new Set(CLASSES);
 /** The status message: `.d-statusmessage, [data-testid="d-statusmessage"], .x-alert, .ux-message, .vi-notify-msg`. */
 const STATUS_CLASSES = new Set(['d-statusmessage', 'x-alert', 'ux-message', 'vi-notify-msg']);
-const NAMES = new Set(['title', 'body', 'link', 'meta', 'img', 'a', 'time']);
+const NAMES = new Set(['title', 'body', 'link', 'meta', 'img', 'time']);
 
 /** The elements of a page this parser reads, by class and by name, in document order. */
 class PageIndex {
@@ -90,11 +90,6 @@ class PageIndex {
     const found = [...new Set(names.flatMap((name) => this.withClass(name)))];
     return found.sort((a, b) => this.order.get(a)! - this.order.get(b)!);
   }
-}
-
-function hasAncestor(element: Element, test: (ancestor: Element) => boolean): boolean {
-  for (let node = element.parent; node && node.type !== 'root'; node = node.parent) if (test(node as Element)) return true;
-  return false;
 }
 
 /** Cheerio's `.text()` of a selection: each element's text (scripts' and styles' included), joined. */
@@ -266,7 +261,7 @@ function parseItemIndex(index: PageIndex, site: MarketSite, requestedItemId: str
   const bids = BID_COUNT_PATTERN.exec(bidText);
   const buyingFormat: BuyingFormat | null = index.withClass('x-bid-price').length ? 'auction' : index.withClass('x-bin-price').length ? 'buyItNow' : null;
   const images = imagesOf(index);
-  const endedAtAttr = index.named('time').find((time) => time.attribs.datetime !== undefined && index.status.some((status) => hasAncestor(time, (ancestor) => ancestor === status)))?.attribs.datetime;
+  const endedAtAttr = index.named('time').find((time) => time.attribs.datetime !== undefined && index.status.some((status) => isInside(time, status)))?.attribs.datetime;
   const endedAt = endedAtAttr && !Number.isNaN(Date.parse(endedAtAttr)) ? new Date(endedAtAttr).toISOString() : null;
   const soldDate = sold && message ? parseLocalizedDate(message) : null;
   const { shipping, shippingText } = shippingOf(index, site, price?.money.currency);

@@ -60,10 +60,10 @@ export class PageLandmarks {
     return this.findFrom(className, from)?.tag ?? null;
   }
 
-  /** Every such start tag from `from` to `to`. */
-  findTagsByClass(className: string, from = 0, to = this.html.length): TagLocation[] {
+  /** Every start tag of the page whose class list holds `className`. */
+  findTagsByClass(className: string): TagLocation[] {
     const found: TagLocation[] = [];
-    for (let next = this.findFrom(className, from, to); next; next = this.findFrom(className, next.after, to)) found.push(next.tag);
+    for (let next = this.findFrom(className, 0); next; next = this.findFrom(className, next.after)) found.push(next.tag);
     return found;
   }
 

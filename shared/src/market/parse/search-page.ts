@@ -1,13 +1,13 @@
 import type { Document, Element } from 'domhandler';
 import type { ListingItem } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
-import { classList, findAll, findFirst, hasClass, rawText, textOf, walk } from './dom.js';
+import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow } from './extract-rows.js';
 import { PageLandmarks } from './landmarks.js';
 import { normalizeRow } from './normalize-row.js';
 import { PageText, type PageSource } from './page-text.js';
 import { ROW_PARTS, scanResults, type ScannedEntry } from './results-scan.js';
-import { KeptAttributes, parseSkimmed, type Selection } from './skimmed-tree.js';
+import { KeptAttributes, parseElementAt, parseSkimmed, type Selection } from './skimmed-tree.js';
 import { cleanText, foldText } from './text.js';
 import { LOOSE_DIVIDER_TEXTS } from './vocabulary.js';
 
@@ -37,11 +37,6 @@ function isNextPageLink(element: Element): boolean {
 function isLooseDivider(text: string): boolean {
   const folded = foldText(text);
   return LOOSE_DIVIDER_TEXTS.some((phrase) => folded.includes(phrase));
-}
-
-function isInside(element: Element, ancestor: Element): boolean {
-  for (let node = element.parent; node; node = node.parent) if (node === ancestor) return true;
-  return false;
 }
 
 /**
@@ -89,10 +84,12 @@ function pageParts(root: Document | Element): PageParts {
     if (isNextPageLink(element)) parts.hasNextPage = true;
     return true;
   });
+  // Dividers count anywhere in the results' container, rows only in the results list.
   const scope = container ?? list;
-  if (scope) parts.sequence = parts.sequence.filter((entry) => entry.element === scope || isInside(entry.element, scope));
-  const rows = list;
-  if (rows) parts.sequence = parts.sequence.filter((entry) => entry.kind === 'divider' || isInside(entry.element, rows));
+  if (scope) {
+    const rowScope = list ?? scope;
+    parts.sequence = parts.sequence.filter((entry) => (entry.kind === 'divider' ? entry.element === scope || isInside(entry.element, scope) : isInside(entry.element, rowScope)));
+  }
   return parts;
 }
 
@@ -147,13 +144,9 @@ function partsOf(scanned: ScannedEntry[]): PageParts {
 /** The attributes the search parser reads; the skimmed trees drop every other. */
 const SEARCH_ATTRIBUTES = new KeptAttributes(new Set(['class', 'href', 'data-listingid', 'src', 'data-src', 'data-defer-load', 'aria-disabled']));
 
-function firstElement(document: Document): Element | undefined {
-  return document.children.find((node): node is Element => node.type === 'tag');
-}
-
-/** The element starting at `start`, skimmed, with its content (only what `selection` names, with one). */
-function elementAt(page: PageText, start: number, selection?: Selection): Document {
-  return parseSkimmed(page, SEARCH_ATTRIBUTES, { start, firstElementOnly: true, ...(selection ? { selection } : {}) });
+/** The element starting at `start`, skimmed, with its content. */
+function elementAt(page: PageText, start: number): Element | undefined {
+  return parseElementAt(page, SEARCH_ATTRIBUTES, start).element;
 }
 
 /** What every class `pageParts` looks for holds (rows, answers, the heading, the next-page link): a page with none has nothing to read. */
@@ -196,14 +189,14 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
     return parseSearchDocument(parseSkimmed(page, SEARCH_ATTRIBUTES), site);
   }
   const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container);
-  const parts = scanned ? partsOf(scanned) : pageParts(elementAt(page, container.start, RESULTS_SELECTION));
+  const parts = scanned ? partsOf(scanned) : pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true, selection: RESULTS_SELECTION }));
   const headingTag = landmarks.findTagByClass('srp-controls__count-heading');
-  const heading = headingTag ? firstElement(elementAt(page, headingTag.start)) : undefined;
+  const heading = headingTag ? elementAt(page, headingTag.start) : undefined;
   // The next-page link anywhere on the page; it is usually in the pagination answer already read.
   const hasNextPage =
     parts.hasNextPage ||
     landmarks.findTagsByClass('pagination__next').some((tag) => {
-      const link = firstElement(elementAt(page, tag.start));
+      const link = elementAt(page, tag.start);
       return link !== undefined && isNextPageLink(link);
     });
   return { ...readRows(parts, site), totalResults: totalResultsOf(heading), hasNextPage, isResultsPage: true };
