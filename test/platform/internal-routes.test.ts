@@ -1,5 +1,8 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
+import { Agent } from 'undici';
+import { callAccounts, createAccountsClient } from '@comps/accounts/client';
+import { AppError } from '@comps/shared/errors/app-error';
 import { assertError } from '../helpers/contract-assertions.js';
 import { accountsClient, createWorkspace } from '../helpers/accounts-client.js';
 import { request } from '../helpers/http-client.js';
@@ -51,4 +54,15 @@ t.test('/dashboard and /auth/* go to accounts, everything else to the api', asyn
   t.equal(serviceOf(dashboard.headers.get('x-request-id')!), 'accounts');
   t.equal(serviceOf(auth.headers.get('x-request-id')!), 'accounts');
   t.equal(serviceOf(api.headers.get('x-request-id')!), 'api');
+});
+
+t.test('an error crosses the internal boundary with its code and details: input a procedure refuses, an AppError with details', async (t) => {
+  const dispatcher = new Agent();
+  t.teardown(() => dispatcher.close());
+  const client = createAccountsClient({ url: stack.accountsInternalUrl, internalToken: stack.internalToken, timeoutMs: 5000, dispatcher });
+  const refused = await callAccounts(() => client.workspaces.create.mutate({ name: '', planId: 'no such plan' } as never)).catch((error: unknown) => error);
+  t.ok(refused instanceof AppError, 'an AppError');
+  t.match(refused, { code: 'invalid_request', status: 400, message: 'Invalid request' }, 'not zod\'s JSON as the message');
+  t.ok(Array.isArray((refused as AppError).details) && (refused as AppError).details!.length >= 1, 'with the details of what was wrong');
+  t.match((refused as AppError).details, [{ path: String, message: String }]);
 });

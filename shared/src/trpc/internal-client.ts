@@ -1,6 +1,7 @@
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { request, type Dispatcher } from 'undici';
+import type { ErrorDetail } from '../contract/error-body.js';
 import type { ErrorCode } from '../contract/error-codes.js';
 import { AppError } from '../errors/app-error.js';
 import { TRPC_BASE_PATH } from '../http/mount-trpc.js';
@@ -58,9 +59,16 @@ export async function callInternal<T>(service: string, call: () => Promise<T>): 
     return await call();
   } catch (error) {
     if (error instanceof TRPCClientError) {
-      const data = error.data as { appCode?: ErrorCode | null; retryAfter?: number | null; jobId?: string | null; code?: string } | undefined;
+      const data = error.data as
+        | { appCode?: ErrorCode | null; retryAfter?: number | null; jobId?: string | null; details?: ErrorDetail[] | null; code?: string }
+        | undefined;
       if (data?.appCode && data.appCode !== 'internal_error') {
-        throw new AppError(data.appCode, error.message, { ...(data.retryAfter ? { retryAfter: data.retryAfter } : {}), ...(data.jobId ? { jobId: data.jobId } : {}), cause: error });
+        throw new AppError(data.appCode, error.message, {
+          ...(data.retryAfter ? { retryAfter: data.retryAfter } : {}),
+          ...(data.jobId ? { jobId: data.jobId } : {}),
+          ...(data.details ? { details: data.details } : {}),
+          cause: error,
+        });
       }
       if ((error.meta as { response?: { status?: number } } | undefined)?.response?.status === 401) {
         // A deployment fault, not the caller's: this service's INTERNAL_TOKEN is not the one the other has.

@@ -2,7 +2,9 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { ErrorCode } from '../contract/error-codes.js';
 import { isDatabaseUnavailable } from '../db/database-errors.js';
+import { ZodError } from 'zod';
 import { AppError } from '../errors/app-error.js';
+import { detailsFromZod } from '../errors/zod-details.js';
 import type { Logger } from '../logging/create-logger.js';
 
 /** The tRPC code closest to each HTTP status our errors can have. */
@@ -42,10 +44,13 @@ export function createInternalTrpc<Context extends { logger: Logger }>() {
     errorFormatter({ shape, error }) {
       const appError = error.cause instanceof AppError ? error.cause : undefined;
       const appCode: ErrorCode | null = appError?.code ?? APP_CODE_BY_TRPC_CODE[error.code] ?? null;
+      // Input the procedure's schema refused: what was wrong travels as details, not as zod's JSON in the message.
+      const invalidInput = !appError && error.cause instanceof ZodError ? error.cause : undefined;
+      const details = appError?.details ?? (invalidInput ? detailsFromZod(invalidInput) : null);
       return {
         ...shape,
-        message: appCode === 'internal_error' ? 'Internal error' : shape.message,
-        data: { ...shape.data, appCode, retryAfter: appError?.retryAfter ?? null, jobId: appError?.jobId ?? null },
+        message: appCode === 'internal_error' ? 'Internal error' : invalidInput ? 'Invalid request' : shape.message,
+        data: { ...shape.data, appCode, retryAfter: appError?.retryAfter ?? null, jobId: appError?.jobId ?? null, details },
       };
     },
   });

@@ -170,8 +170,10 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const agent = new Agent();
+  let accountsUrl: string | undefined;
   try {
     const config = loadAdminConfig(process.env);
+    accountsUrl = config.accountsUrl;
     const internalToken = config.internalToken ?? readInternalTokenFile();
     if (!internalToken) {
       process.stderr.write(`admin: set INTERNAL_TOKEN (and ACCOUNTS_URL), or start the stack with npm start, which keeps its token in ${INTERNAL_TOKEN_FILE}\n`);
@@ -183,8 +185,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const unreachable = error instanceof AppError && error.code === 'service_unavailable';
-    const message = error instanceof Error ? error.message : String(error);
-    const hint = unreachable ? ` (asked ${process.env.ACCOUNTS_URL ?? 'http://127.0.0.1:4103'}; is the stack running? npm start)` : '';
+    const details = error instanceof AppError && error.details ? `: ${error.details.map((detail) => `${detail.path}: ${detail.message}`).join('; ')}` : '';
+    const message = `${error instanceof Error ? error.message : String(error)}${details}`;
+    const hint = unreachable && accountsUrl ? ` (asked ${accountsUrl}; is the stack running? npm start)` : '';
     process.stderr.write(`admin: ${message}${hint}\n`);
     return 1;
   } finally {
