@@ -1,4 +1,5 @@
 import type { Db } from '@comps/shared/db/create-db';
+import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 
 /** What the ledger works with: the database, the clock, the reservation lease, and the quotas of the last second. */
 export interface LedgerContext {
@@ -6,14 +7,14 @@ export interface LedgerContext {
   reservationTtlMs: number;
   now: () => Date;
   /** Workspace id to monthly quota, for a second: plan changes take effect within it. */
-  quotaCache: Map<string, { limit: number; until: number }>;
+  quotaCache: ExpiringMap<number>;
 }
 
-export const QUOTA_CACHE_MS = 1000;
+const QUOTA_CACHE_MS = 1000;
 
-/** Past this many entries the quota cache starts over: workspaces are many, a miss costs one query. */
-export const LEDGER_CACHE_ENTRIES = 50_000;
+/** Past this many entries the oldest goes: workspaces are many, a miss costs one query. */
+const LEDGER_CACHE_ENTRIES = 50_000;
 
 export function createLedgerContext(db: Db, reservationTtlMs: number, now: () => Date = () => new Date()): LedgerContext {
-  return { db, reservationTtlMs, now, quotaCache: new Map() };
+  return { db, reservationTtlMs, now, quotaCache: new ExpiringMap(QUOTA_CACHE_MS, LEDGER_CACHE_ENTRIES) };
 }

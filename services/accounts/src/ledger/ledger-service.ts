@@ -7,7 +7,7 @@ import { AppError } from '@comps/shared/errors/app-error';
 import { recordHistory } from '../history/history-service.js';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
-import { LEDGER_CACHE_ENTRIES, QUOTA_CACHE_MS, type LedgerContext } from './ledger-context.js';
+import type { LedgerContext } from './ledger-context.js';
 import {
   adjustCounter,
   countReserved,
@@ -40,13 +40,12 @@ function snapshot(limit: number, counter: { used: number; reserved: number }): Q
 /** The workspace's monthly quota, read at most once a second per workspace. */
 async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: Executor = ledger.db): Promise<number> {
   const now = ledger.now().getTime();
-  const cached = ledger.quotaCache.get(workspaceId);
-  if (cached && cached.until > now) return cached.limit;
+  const cached = ledger.quotaCache.get(workspaceId, now);
+  if (cached) return cached.value;
   const workspace = await findWorkspaceWithPlan(db, workspaceId);
   if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
   const limit = effectivePlan(workspace.plan, workspace.overrides).monthlyQuota;
-  if (ledger.quotaCache.size >= LEDGER_CACHE_ENTRIES) ledger.quotaCache.clear();
-  ledger.quotaCache.set(workspaceId, { limit, until: now + QUOTA_CACHE_MS });
+  ledger.quotaCache.set(workspaceId, limit, now);
   return limit;
 }
 

@@ -1,42 +1,5 @@
 import type { Principal, QuotaSnapshot } from '@comps/accounts/client';
-
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
-}
-
-/** A map of bounded size whose entries live `ttlMs`; past the size, the oldest entry goes. */
-class ExpiringMap<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly maxEntries: number,
-  ) {}
-
-  get(key: string, now: number): Entry<T> | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  set(key: string, value: T, now: number): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      // Maps iterate in insertion order: the first entry is the oldest.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-}
+import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 
 /**
  * Key hash to principal (or "unknown") for a short time, so each request does not ask accounts.
