@@ -10,7 +10,7 @@ import { canonicalItemUrl } from './normalize-row.js';
 import { isHtmlWhitespace } from './markup-scan.js';
 import { PageLandmarks } from './landmarks.js';
 import { PageText, type PageSource } from './page-text.js';
-import { KeptAttributes, parseElementAt, parseSkimmed, type Selection } from './skimmed-tree.js';
+import { adoptChildren, KeptAttributes, parseElementsAt, parseSkimmed, type Selection } from './skimmed-tree.js';
 import { parseLocalizedDate } from './sold-date.js';
 import { cleanText, includesAny, startsWithAny } from './text.js';
 import {
@@ -357,22 +357,8 @@ function itemParts(page: PageText): Document | null {
     }
   };
   for (const part of landmarks.findTagsByClassPattern(PART_PATTERN, (name) => PART_CLASSES.has(name), 0, html.length, onOther, { outsideScripts: true })) starts.push(part.start);
-  const children: Element[] = [];
-  let covered = -1;
-  for (const start of [...new Set(starts)].sort((a, b) => a - b)) {
-    if (start < covered) continue;
-    const { element, end } = parseElementAt(page, ITEM_ATTRIBUTES, start);
-    if (!element) return null;
-    children.push(element);
-    covered = end;
-  }
-  const document = new Document(children);
-  children.forEach((child, index) => {
-    child.parent = document;
-    child.prev = children[index - 1] ?? null;
-    child.next = children[index + 1] ?? null;
-  });
-  return document;
+  const children = parseElementsAt(page, ITEM_ATTRIBUTES, starts);
+  return children && adoptChildren(new Document(children));
 }
 
 export type ItemPageReading = { kind: 'item'; item: ParsedItemPage } | { kind: 'not_found' } | { kind: 'not_item' };

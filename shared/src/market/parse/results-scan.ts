@@ -1,7 +1,7 @@
 import { Element } from 'domhandler';
 import type { PageLandmarks, TagLocation } from './landmarks.js';
 import type { PageText } from './page-text.js';
-import { parseElementAt, readStartTagAt, type KeptAttributes } from './skimmed-tree.js';
+import { adoptChildren, parseElementAt, parseElementsAt, readStartTagAt, type KeptAttributes } from './skimmed-tree.js';
 import { isHtmlWhitespace } from './markup-scan.js';
 
 /**
@@ -122,22 +122,8 @@ function within(positions: number[], from: number, to: number): number[] {
 
 /** A row as the row readers see it: its own tag, and its parts (each whole), in document order. */
 function readRow(page: PageText, keep: KeptAttributes, tag: StartTag, rowEnd: number, starts: number[]): Element | null {
-  const children: Element[] = [];
-  let covered = -1;
-  for (const start of [...new Set(starts)].sort((a, b) => a - b)) {
-    if (start < covered) continue;
-    const { element, end } = parseElementAt(page, keep, start);
-    if (!element || end > rowEnd) return null;
-    children.push(element);
-    covered = end;
-  }
-  const element = new Element(tag.name, tag.attribs, children);
-  children.forEach((child, index) => {
-    child.parent = element;
-    child.prev = children[index - 1] ?? null;
-    child.next = children[index + 1] ?? null;
-  });
-  return element;
+  const children = parseElementsAt(page, keep, starts, rowEnd);
+  return children && adoptChildren(new Element(tag.name, tag.attribs, children));
 }
 
 /** The rows and answers of the results list in `container`, in document order; null when they do not add up. */

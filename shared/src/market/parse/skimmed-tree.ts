@@ -1,4 +1,4 @@
-import { Document, Element, Text } from 'domhandler';
+import { Document, Element, Text, type ParentNode } from 'domhandler';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { PageText, type PageSource } from './page-text.js';
 import { isHtmlWhitespace, rawTextEndTag } from './markup-scan.js';
@@ -642,6 +642,34 @@ export function parseElementAt(page: PageSource, keepAttributes: KeptAttributes,
   const builder = new SkimmedTreeBuilder(PageText.of(page), keepAttributes, start, true, selection);
   const element = builder.build().children.find((node): node is Element => node.type === 'tag' || node.type === 'script' || node.type === 'style');
   return { element, end: builder.endPosition };
+}
+
+/**
+ * The elements starting at `starts` (in any order, repeats allowed), each read whole, leaving out
+ * those inside one read before; null when one cannot be read or ends past `limit`.
+ */
+export function parseElementsAt(page: PageText, keepAttributes: KeptAttributes, starts: number[], limit = Number.POSITIVE_INFINITY): Element[] | null {
+  const elements: Element[] = [];
+  let covered = -1;
+  for (const start of [...new Set(starts)].sort((a, b) => a - b)) {
+    if (start < covered) continue;
+    const { element, end } = parseElementAt(page, keepAttributes, start);
+    if (!element || end > limit) return null;
+    elements.push(element);
+    covered = end;
+  }
+  return elements;
+}
+
+/** `parent` made the parent of its children (and each child the sibling of its neighbours). */
+export function adoptChildren<P extends ParentNode>(parent: P): P {
+  const { children } = parent;
+  children.forEach((child, index) => {
+    child.parent = parent;
+    child.prev = children[index - 1] ?? null;
+    child.next = children[index + 1] ?? null;
+  });
+  return parent;
 }
 
 /** The start tag at `start` alone (its element's content is not read). */
