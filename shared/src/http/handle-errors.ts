@@ -16,8 +16,8 @@ export function handleErrors(logger: Logger): Middleware<BaseState> {
   return async (ctx, next) => {
     try {
       await next();
-      // A handler that answered by itself (tRPC's: ctx.respond = false) leaves Koa's 404 behind: not a miss.
-      if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) {
+      // No body and Koa's default 404 is a miss, unless an answer was already sent by other means (tRPC's handler).
+      if (ctx.status === 404 && ctx.body == null && !ctx.headerSent) {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (error) {
