@@ -157,12 +157,8 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
 
   const extras: ManagedProcess[] = [];
   // Extra api and jobs processes stop with their kind.
-  const stopOrder = () => {
-    const rank: Array<ServiceName | 'caddy'> = ['caddy', 'api', 'jobs', 'accounts', 'market-sim'];
-    return [caddy, api, jobs, accounts, marketSim, ...extras].sort(
-      (a, b) => rank.indexOf(a.name as ServiceName | 'caddy') - rank.indexOf(b.name as ServiceName | 'caddy'),
-    );
-  };
+  const extraOf = (name: ServiceName) => extras.filter((process) => process.name === name);
+  const stopOrder = () => [caddy, api, ...extraOf('api'), jobs, ...extraOf('jobs'), accounts, marketSim];
   const graceOf = (process: ManagedProcess) => STOP_GRACE_MS[process.name as ServiceName | 'caddy'] ?? 10_000;
   const stop = async (budgetMs = STOP_BUDGET_MS) => {
     const deadline = Date.now() + budgetMs;
