@@ -21,7 +21,7 @@ const IMAGE = Buffer.from(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function html(ctx: Context, status: number, body: string): void {
+function html(ctx: Context, status: number, body: string | Buffer): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = body;
@@ -130,9 +130,7 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
       body = Buffer.from(renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url }, furniture));
       cache.set(key, body);
     }
-    ctx.status = 200;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = body;
+    html(ctx, 200, body);
   };
 
   const item = (ctx: Context) => {

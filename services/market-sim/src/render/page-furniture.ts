@@ -59,16 +59,12 @@ function svgSprite(random: Random): string {
 
 /** Bootstrap code of the kind the page inlines in its head: timers, tracking, feature flags. */
 function bootScript(random: Random, bytes: number): string {
-  const parts = ['(function(scope){var SITE_SPEED=scope.SITE_SPEED||{};'];
-  let size = parts[0]!.length;
-  for (let i = 0; size < bytes; i += 1) {
+  const head = '(function(scope){var SITE_SPEED=scope.SITE_SPEED||{};';
+  const functions = piecesOf(bytes - head.length, (i) => {
     const name = `_${token(random, 3)}${i}`;
-    const part = `function ${name}(a,b){var c=a&&a[${JSON.stringify(pick(random, WORDS))}];if(!c||c.length<${between(random, 1, 9)})return b;for(var d=0;d<c.length;d++){if(c[d]===b||c[d].id==="${token(random, 12)}")return c[d]}return scope.${name}=b&&b.${pick(random, WORDS)}?b:null}scope.__flags["${token(random, 8)}"]=${random() < 0.5};`;
-    parts.push(part);
-    size += part.length;
-  }
-  parts.push('})(window)');
-  return `<script type="text/javascript">${parts.join('')}</script>`;
+    return `function ${name}(a,b){var c=a&&a[${JSON.stringify(pick(random, WORDS))}];if(!c||c.length<${between(random, 1, 9)})return b;for(var d=0;d<c.length;d++){if(c[d]===b||c[d].id==="${token(random, 12)}")return c[d]}return scope.${name}=b&&b.${pick(random, WORDS)}?b:null}scope.__flags["${token(random, 8)}"]=${random() < 0.5};`;
+  });
+  return `<script type="text/javascript">${head}${functions}})(window)</script>`;
 }
 
 /** Style rules of the kind the page inlines, about `bytes`. */
