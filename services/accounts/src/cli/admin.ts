@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
+import type { z } from 'zod';
 import { INTERNAL_TOKEN_FILE, readInternalTokenFile } from '@comps/shared/config/internal-token-file';
 import { planIdSchema } from '@comps/shared/contract/usage';
 import { AppError } from '@comps/shared/errors/app-error';
 import { callAccounts, createAccountsClient, type AccountsClient } from '../client/accounts-client.js';
 import { loadAdminConfig } from '../config.js';
+import { linkHoursSchema, type passwordLinkSchema } from '../trpc/procedures/create-user.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
 
@@ -60,20 +62,15 @@ function planOption(values: Values) {
   return parsed.data;
 }
 
+/** The procedure's own rule (1 to 720, 72 by default), checked here so that a bad value is a usage error. */
 function linkHours(values: Values): number {
   const value = option(values, 'link-hours');
-  if (value === undefined) return 72;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 720) throw new UsageError('--link-hours must be an integer from 1 to 720');
-  return Number(value);
+  const parsed = linkHoursSchema.safeParse(value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : Number.NaN);
+  if (!parsed.success) throw new UsageError('--link-hours must be an integer from 1 to 720');
+  return parsed.data;
 }
 
-interface PasswordLinkAnswer {
-  userId: string;
-  email: string;
-  workspaceId: string;
-  token: string;
-  expiresAt: string;
-}
+type PasswordLinkAnswer = z.infer<typeof passwordLinkSchema>;
 
 /** The link the user opens; the token is in it only (the database keeps its hash). */
 function withLink(link: PasswordLinkAnswer, publicUrl: string) {
