@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 import { sql } from 'kysely';
-import { createAccountsClient, type AccountsClient } from '@comps/accounts/client';
+import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
-import { migrateToLatest } from '@comps/shared/db/migrate';
+import { migrateAll } from '@comps/scripts/migrate-all';
 import { launchStack, type Stack } from '@comps/scripts/stack/launch-stack';
 
 export interface BenchStack {
@@ -25,7 +25,7 @@ export async function startBenchStack(name: string, env: Record<string, string> 
   const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
   await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
   await server.destroy();
-  await migrateToLatest(databaseUrl);
+  await migrateAll(databaseUrl);
   const internalToken = 'bench-token-bench-token-bench-token-00';
   const stack = await launchStack({
     env: {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { Socket } from 'node:net';
 import { sql } from 'kysely';
 import { createDb, createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
-import { migrateToLatest } from '@comps/shared/db/migrate';
+import { migrateAll } from '@comps/scripts/migrate-all';
 import { newRequestId } from '@comps/shared/ids';
 import { createLedgerContext } from '../services/accounts/src/ledger/ledger-context.js';
 import { reserveQuota } from '../services/accounts/src/ledger/ledger-service.js';
@@ -110,7 +110,7 @@ async function resetDatabase(url: string): Promise<void> {
   const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
   await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
   await server.destroy();
-  await migrateToLatest(url);
+  await migrateAll(url);
 }
 
 async function ledgerPart(mariadb: () => number): Promise<void> {

@@ -1,5 +1,5 @@
 import { ensureInternalTokenFile } from '@comps/shared/config/internal-token-file';
-import { migrateToLatest } from '@comps/shared/db/migrate';
+import { migrateAll } from './migrate-all.js';
 import { unreachableServers, redactUrl } from './stack/check-servers.js';
 import { launchStack, STOP_BUDGET_MS, type Stack } from './stack/launch-stack.js';
 import { superviseStack } from './stack/supervise-stack.js';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   }
 
   say(`migrating ${redactUrl(config.DATABASE_URL)}`);
-  const migration = migrateToLatest(config.DATABASE_URL);
+  const migration = migrateAll(config.DATABASE_URL);
   migrating = migration;
   const report = await migration;
   say(`database ${report.database}: ${report.applied.length} migration(s) applied`);

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { z } from 'zod';
 import { decodeTime, monotonicFactory, ulid as ulidWith } from 'ulid';
 
 /**
@@ -53,3 +54,8 @@ export function newApiKeyId(): string {
 export function requestIdAt(time: Date): string {
   return `req_${ulid(time.getTime())}`;
 }
+
+/** A workspace id as services pass it to each other (`ws_` + ULID; 32 characters at most). */
+export const workspaceIdSchema = z.string().min(1).max(32);
+
+export const requestIdSchema = z.string().regex(REQUEST_ID_PATTERN);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { createDb, type Db } from '@comps/shared/db/create-db';
+import { createDb } from '@comps/shared/db/create-db';
+import type { AccountsDatabase, AccountsDb } from '../../services/accounts/src/db/database.js';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newRequestId } from '@comps/shared/ids';
@@ -12,11 +13,11 @@ import { prepareTestDatabase, TEST_DATABASE_URL } from '../helpers/test-env.js';
 
 // The ledger in process, on pools made as accounts' main makes its own, with a clock of the test's.
 const TTL_MS = 60_000;
-const pools: Db[] = [];
+const pools: AccountsDb[] = [];
 t.teardown(() => Promise.all(pools.map((db) => db.destroy())));
 
-function pool(connectionLimit = 10): Db {
-  const db = createDb({ url: TEST_DATABASE_URL, connectionLimit, isolation: 'read committed' });
+function pool(connectionLimit = 10): AccountsDb {
+  const db = createDb<AccountsDatabase>({ url: TEST_DATABASE_URL, connectionLimit, isolation: 'read committed' });
   pools.push(db);
   return db;
 }
@@ -24,7 +25,7 @@ function pool(connectionLimit = 10): Db {
 await prepareTestDatabase();
 const db = pool();
 
-function ledgerAt(time: Date, on: Db = db): LedgerContext & { clock: { time: Date } } {
+function ledgerAt(time: Date, on: AccountsDb = db): LedgerContext & { clock: { time: Date } } {
   const clock = { time };
   return { ...createLedgerContext(on, TTL_MS, () => clock.time), clock };
 }

@@ -88,7 +88,7 @@ t.test('a late success after its lease ran out is charged only while quota remai
   const slow = newRequestId();
   await accounts.quota.reserve.mutate({ workspaceId, requestId: slow });
   await new Promise((resolve) => setTimeout(resolve, 1200));
-  await accounts.quota.releaseExpired.mutate();
+  await accounts.maintenance.releaseExpiredReservations.mutate();
   const other = newRequestId();
   t.ok((await accounts.quota.reserve.mutate({ workspaceId, requestId: other })).ok, 'another request took the unit');
   await accounts.quota.settle.mutate({ requestId: other });

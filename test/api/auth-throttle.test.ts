@@ -4,7 +4,7 @@ import { createWorkspace } from '../helpers/accounts-client.js';
 import { request } from '../helpers/http-client.js';
 import { startTestStack } from '../helpers/test-stack.js';
 import { PrincipalCache } from '../../services/api/src/auth/principal-cache.js';
-import type { Principal } from '@comps/accounts/client';
+import type { Principal } from '@comps/shared/internal/accounts/principal';
 
 t.test('an address that presents bad keys too often is refused with 429 before any lookup', async (t) => {
   const stack = await startTestStack(t, { env: { AUTH_FAILURES_PER_MINUTE: '5' } });

@@ -126,8 +126,8 @@ t.test('entries older than 30 days are not shown and are purged', async (t) => {
   await accounts.history.record.mutate({ entries: [record(workspace.workspaceId, old), record(workspace.workspaceId, recent)] });
   const { entries } = await historyOf(workspace, `?from=2000-01-01`);
   t.strictSame(entries.filter((entry) => entry.path !== '/requests').map((entry) => entry.requestId), [recent], 'retention applies even before the purge runs');
-  const purged = await accounts.history.purge.mutate();
-  t.ok(purged.deleted >= 1, 'the purge deleted the old entry');
+  const purged = await accounts.maintenance.purge.mutate();
+  t.ok(purged.deletedHistory >= 1, 'the purge deleted the old entry');
   const after = await accounts.history.list.query({ workspaceId: workspace.workspaceId, limit: 100, from: '2000-01-01' });
   // The reads of the history above are entries too; only the two written here matter.
   t.strictSame(after.entries.filter((entry) => entry.path !== '/requests').map((entry) => entry.requestId), [recent]);

@@ -1,15 +1,10 @@
-import { createTRPCClient, httpLink, type TRPCClient } from '@trpc/client';
-import type { AccountsRouter } from '@comps/accounts/trpc-router';
+import { getGlobalDispatcher } from 'undici';
 import type { PlanId } from '@comps/shared/contract/usage';
-import type { TestStack } from './test-stack.js';
+import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 
-export type TestAccountsClient = TRPCClient<AccountsRouter>;
-
-/** The accounts service's internal tRPC, as the other services call it (with the internal token). */
-export function accountsClient(stack: TestStack, token = stack.internalToken): TestAccountsClient {
-  return createTRPCClient<AccountsRouter>({
-    links: [httpLink({ url: `${stack.accountsInternalUrl}/trpc`, headers: { 'x-internal-token': token } })],
-  });
+/** The accounts service's internal procedures, through the client the other services use (with the internal token). */
+export function accountsClient(stack: { accountsInternalUrl: string; internalToken: string }, token = stack.internalToken): AccountsClient {
+  return createAccountsClient({ url: stack.accountsInternalUrl, internalToken: token, timeoutMs: 10_000, dispatcher: getGlobalDispatcher() });
 }
 
 export interface TestWorkspace {
@@ -19,7 +14,7 @@ export interface TestWorkspace {
 
 /** A workspace of the test's own, with optional limit overrides. */
 export async function createWorkspace(
-  stack: TestStack,
+  stack: { accountsInternalUrl: string; internalToken: string },
   options: { plan?: PlanId; quota?: number; rate?: number; concurrency?: number; name?: string } = {},
 ): Promise<TestWorkspace> {
   const client = accountsClient(stack);

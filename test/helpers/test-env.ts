@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrateToLatest } from '@comps/shared/db/migrate';
+import { migrateAll } from '@comps/scripts/migrate-all';
 
 /**
  * Where the tests' databases live: `TEST_DATABASE_URL` names the base one, and each test file gets
@@ -35,6 +35,6 @@ let migrated: Promise<unknown> | undefined;
 
 /** Creates and migrates this file's database once per process; stacks and in-process tests await it first. */
 export function prepareTestDatabase(): Promise<unknown> {
-  migrated ??= migrateToLatest(TEST_DATABASE_URL);
+  migrated ??= migrateAll(TEST_DATABASE_URL);
   return migrated;
 }

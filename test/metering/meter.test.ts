@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { createClient } from 'redis';
-import { accountsQuotaLedger, createAccountsClient } from '@comps/accounts/client';
+import { accountsQuotaLedger, createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newRequestId } from '@comps/shared/ids';
 import { createLogger } from '@comps/shared/logging/create-logger';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'undici';
-import { callAccounts, createAccountsClient } from '@comps/accounts/client';
+import { createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { AppError } from '@comps/shared/errors/app-error';
 import { assertError } from '../helpers/contract-assertions.js';
 import { accountsClient, createWorkspace } from '../helpers/accounts-client.js';
@@ -60,7 +60,7 @@ t.test('an error crosses the internal boundary with its code and details: input 
   const dispatcher = new Agent();
   t.teardown(() => dispatcher.close());
   const client = createAccountsClient({ url: stack.accountsInternalUrl, internalToken: stack.internalToken, timeoutMs: 5000, dispatcher });
-  const refused = await callAccounts(() => client.workspaces.create.mutate({ name: '', planId: 'no such plan' } as never)).catch((error: unknown) => error);
+  const refused = await client.workspaces.create.mutate({ name: '', planId: 'no such plan' } as never).catch((error: unknown) => error);
   t.ok(refused instanceof AppError, 'an AppError');
   t.match(refused, { code: 'invalid_request', status: 400, message: 'Invalid request' }, 'not zod\'s JSON as the message');
   t.ok(Array.isArray((refused as AppError).details) && (refused as AppError).details!.length >= 1, 'with the details of what was wrong');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { migrateToLatest } from '@comps/shared/db/migrate';
+import { migrateAll } from '@comps/scripts/migrate-all';
 import { assertError } from '../helpers/contract-assertions.js';
 import { createWorkspace } from '../helpers/accounts-client.js';
 import { dedicatedMariadb, dedicatedRedis } from '../helpers/dedicated-servers.js';
@@ -11,7 +11,7 @@ const redis = await dedicatedRedis();
 t.teardown(() => redis.destroy());
 const mariadb = await dedicatedMariadb();
 t.teardown(() => mariadb.destroy());
-await migrateToLatest(mariadb.url);
+await migrateAll(mariadb.url);
 
 const stack = await startTestStack(t, { env: { DATABASE_URL: mariadb.url, REDIS_URL: redis.url } });
 const { apiKey } = await createWorkspace(stack);

@@ -1,10 +1,13 @@
 import { createDb } from '@comps/shared/db/create-db';
+import { migrateToLatest } from '@comps/shared/db/migrate';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { startPeriodicTask } from '@comps/shared/runtime/periodic-task';
 import { loadAccountsConfig } from './config.js';
+import { ACCOUNTS_MIGRATIONS } from './db/accounts-migrations.js';
+import type { AccountsDatabase } from './db/database.js';
 import { purgeHistory } from './history/history-service.js';
 import { createInternalApp } from './http/internal-app.js';
 import { createPublicApp } from './http/public-app.js';
@@ -18,7 +21,9 @@ import { createAssetStore } from './web/static-assets.js';
 async function main(): Promise<void> {
   const config = loadAccountsConfig(process.env);
   const logger = createLogger('accounts', config.logLevel);
-  const db = createDb({ url: config.databaseUrl, connectionLimit: 20, isolation: 'read committed' });
+  // The accounts service owns its tables; every process brings them up to date (Kysely's migrator locks).
+  await migrateToLatest(config.databaseUrl, ACCOUNTS_MIGRATIONS);
+  const db = createDb<AccountsDatabase>({ url: config.databaseUrl, connectionLimit: 20, isolation: 'read committed' });
   const ledger = createLedgerContext(db, config.reservationTtlSeconds * 1000);
   // Only sign-in and sign-up need Redis (their throttles); the internal API works without it, so
   // Redis is not a readiness check here: while it is down those two pages answer 503.

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
+import { accountsQuotaLedger, createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
+import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import { Agent } from 'undici';
-import { accountsQuotaLedger, createAccountsClient, HistoryWriter } from '@comps/accounts/client';
-import { createJobsClient } from '@comps/jobs/client';
 import { AppError } from '@comps/shared/errors/app-error';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { createMetering } from '@comps/shared/metering/create-metering';

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
-import { accountsQuotaLedger, createAccountsClient, HistoryWriter } from '@comps/accounts/client';
+import { accountsQuotaLedger, createAccountsClient, workspaceConcurrency } from '@comps/shared/internal/accounts/accounts-client';
+import { HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { createDb } from '@comps/shared/db/create-db';
 import { migrateToLatest } from '@comps/shared/db/migrate';
 import { createLogger } from '@comps/shared/logging/create-logger';
@@ -18,7 +19,6 @@ import { createJobWakeup } from './jobs/job-wakeup.js';
 import type { JobServiceDeps } from './jobs/job-service.js';
 import { purgeExpiredJobs } from './jobs/purge-expired-jobs.js';
 import { JobWorker } from './worker/job-worker.js';
-import { workspaceConcurrency } from './worker/workspace-concurrency.js';
 
 /** Pages in flight at shutdown get this long to finish (and be charged) before they are put back. */
 const PAGE_GRACE_MS = 4000;

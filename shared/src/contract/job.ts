@@ -82,10 +82,17 @@ export const jobCreateBodySchema = z.object(
 );
 export type JobCreateBody = z.output<typeof jobCreateBodySchema>;
 
+/** A window of a job's items, as the jobs service reads it. */
+export const jobItemsWindowSchema = z.object({
+  offset: z.number().int().min(0).max(LIMITS.jobItemsPage.maxOffset),
+  limit: z.number().int().min(LIMITS.jobItemsPage.min).max(LIMITS.jobItemsPage.max),
+});
+export type JobItemsWindow = z.infer<typeof jobItemsWindowSchema>;
+
 /** Query of `GET /v1/scrape/max/results/{jobId}`. */
 export const jobResultsQuerySchema = z.object({
-  offset: queryInt(0, 1_000_000).default(0).meta({ description: 'items to skip' }),
-  limit: queryInt(1, 5000).default(1000).meta({ description: 'items to return' }),
+  offset: queryInt(0, LIMITS.jobItemsPage.maxOffset).default(0).meta({ description: 'items to skip' }),
+  limit: queryInt(LIMITS.jobItemsPage.min, LIMITS.jobItemsPage.max).default(LIMITS.jobItemsPage.default).meta({ description: 'items to return' }),
 });
 
 export const jobIdSchema = z.uuid({ error: 'must be a job id (a UUID)' }).meta({ param: { type: 'string', format: 'uuid' }, description: 'the job id' });

@@ -4,6 +4,8 @@ export const LIMITS = {
   page: { min: 1, max: 100 },
   jobPages: { min: 1, max: 100, default: 50 },
   jobCount: { min: 1, max: 200, default: 200 },
+  /** Items of a job one results read returns (`limit`), and how far it may skip (`offset`). */
+  jobItemsPage: { min: 1, max: 5000, default: 1000, maxOffset: 1_000_000 },
   activeJobsPerWorkspace: 1,
   jobRetentionHours: 24,
   historyRetentionDays: 30,

@@ -1,9 +1,5 @@
 import { CamelCasePlugin, Kysely, MysqlDialect } from 'kysely';
 import { createPool, type PoolOptions } from 'mysql2';
-import type { Database } from './database.js';
-
-export type Db = Kysely<Database>;
-
 export interface DbOptions {
   url: string;
   connectionLimit?: number;
@@ -30,8 +26,8 @@ function poolOptions({ url, connectionLimit = 10 }: DbOptions): PoolOptions {
   };
 }
 
-/** A pool for a service's tables (accounts' by default; a service with tables of its own names its schema). */
-export function createDb<Schema = Database>(options: DbOptions): Kysely<Schema> {
+/** A pool for a service's tables, typed by its schema (`createDb<JobsDatabase>`). */
+export function createDb<Schema>(options: DbOptions): Kysely<Schema> {
   const pool = createPool(poolOptions(options));
   if (options.isolation === 'read committed') {
     pool.on('connection', (connection) => {

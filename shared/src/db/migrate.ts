@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FileMigrationProvider, Migrator, sql, type MigrationResult } from 'kysely';
 import { createRawDb, splitDatabaseUrl } from './create-db.js';
 
@@ -9,9 +8,6 @@ export interface MigrationSet {
   folder: string;
   table: string;
 }
-
-/** The accounts service's tables (workspaces, keys, the ledger, history), kept in shared since the start. */
-export const ACCOUNTS_MIGRATIONS: MigrationSet = { folder: fileURLToPath(new URL('./migrations', import.meta.url)), table: 'kysely_migration' };
 
 export interface MigrationReport {
   database: string;
@@ -32,7 +28,7 @@ export async function ensureDatabase(url: string): Promise<string> {
 }
 
 /** Brings a set of tables to its newest migration; safe to run from several processes at once (Kysely locks). */
-export async function migrateToLatest(url: string, set: MigrationSet = ACCOUNTS_MIGRATIONS): Promise<MigrationReport> {
+export async function migrateToLatest(url: string, set: MigrationSet): Promise<MigrationReport> {
   const database = await ensureDatabase(url);
   const db = createRawDb({ url, connectionLimit: 2 });
   try {

@@ -1,9 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './database.js';
-import type { Db } from './create-db.js';
 import { isDeadlock } from './database-errors.js';
-
-export type Executor = Db | Transaction<Database>;
 
 const attempts = 5;
 
@@ -15,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * pause so that the contenders do not meet again at once. The isolation level is the session's,
  * set once per connection by createDb.
  */
-export function withTransaction<T, Schema = Database>(db: Kysely<Schema>, work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
+export function withTransaction<T, Schema>(db: Kysely<Schema>, work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
   return retryingDeadlocks(() => db.transaction().execute(work));
 }
 

@@ -1,4 +1,4 @@
-import type { HistoryRecord } from '../accounts/history-record.js';
+import type { HistoryRecord } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { RedisClient } from '../redis/create-redis.js';
 import { callRedis } from '../redis/redis-errors.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { HistoryRecord } from '../accounts/history-record.js';
-import type { QuotaSnapshot } from '../accounts/quota.js';
+import type { HistoryRecord } from '../internal/accounts/history-record.js';
+import type { QuotaSnapshot } from '../internal/accounts/quota.js';
 import type { Capabilities } from '../contract/capabilities.js';
 import type { ItemDetails } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';

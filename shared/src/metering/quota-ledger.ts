@@ -1,5 +1,5 @@
-import type { HistoryRecord } from '../accounts/history-record.js';
-import type { QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '../accounts/quota.js';
+import type { HistoryRecord } from '../internal/accounts/history-record.js';
+import type { QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '../internal/accounts/quota.js';
 
 /**
  * The usage ledger as the metering module needs it. Accounts owns the ledger; its client

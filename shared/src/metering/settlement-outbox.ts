@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { HistoryRecord } from '../accounts/history-record.js';
+import type { HistoryRecord } from '../internal/accounts/history-record.js';
 import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { RedisClient } from '../redis/create-redis.js';

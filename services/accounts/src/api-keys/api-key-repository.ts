@@ -1,4 +1,4 @@
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { AccountsExecutor } from '../db/database.js';
 
 export interface StoredApiKey {
   id: string;
@@ -8,13 +8,13 @@ export interface StoredApiKey {
 }
 
 export async function insertApiKey(
-  db: Executor,
+  db: AccountsExecutor,
   key: { id: string; workspaceId: string; keyHash: string; prefix: string; lastFour: string; name: string | null },
 ): Promise<void> {
   await db.insertInto('apiKeys').values(key).execute();
 }
 
-export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Promise<StoredApiKey | undefined> {
+export async function findActiveApiKeyByHash(db: AccountsExecutor, keyHash: string): Promise<StoredApiKey | undefined> {
   return db
     .selectFrom('apiKeys')
     .select(['id', 'workspaceId', 'prefix', 'lastFour'])
@@ -25,7 +25,7 @@ export async function findActiveApiKeyByHash(db: Executor, keyHash: string): Pro
 
 /** Revokes by hash or by id; returns the revoked key, or undefined when none was active. */
 export async function revokeApiKey(
-  db: Executor,
+  db: AccountsExecutor,
   match: { keyHash: string } | { id: string },
   now: Date,
   workspaceId?: string,

@@ -1,6 +1,4 @@
-import type { Principal } from '@comps/shared/accounts/principal';
-import type { Db } from '@comps/shared/db/create-db';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { Principal } from '@comps/shared/internal/accounts/principal';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newApiKeyId } from '@comps/shared/ids';
 import { quotaSnapshot } from '../ledger/ledger-service.js';
@@ -9,6 +7,7 @@ import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
 import { findActiveApiKeyByHash, insertApiKey, revokeApiKey } from './api-key-repository.js';
 import { API_KEY_PATTERN, hashApiKey } from '@comps/shared/api-key-format';
 import { generateApiKey } from './api-key-secret.js';
+import type { AccountsDb, AccountsExecutor } from '../db/database.js';
 
 export interface IssuedApiKey {
   apiKeyId: string;
@@ -18,7 +17,7 @@ export interface IssuedApiKey {
   lastFour: string;
 }
 
-export async function issueApiKey(db: Executor, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+export async function issueApiKey(db: AccountsExecutor, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
   const secret = generateApiKey();
   const apiKeyId = newApiKeyId();
   await insertApiKey(db, {
@@ -32,7 +31,7 @@ export async function issueApiKey(db: Executor, workspaceId: string, name: strin
   return { apiKeyId, key: secret.key, prefix: secret.prefix, lastFour: secret.lastFour };
 }
 
-export async function createApiKey(db: Db, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+export async function createApiKey(db: AccountsDb, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
   if (!(await findWorkspaceWithPlan(db, workspaceId))) {
     throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
   }
@@ -43,7 +42,7 @@ export async function createApiKey(db: Db, workspaceId: string, name: string | n
  * Revokes a key given as the key itself or as its id. With `workspaceId`, only a key of that
  * workspace: another workspace's key is "not found", exactly as a key that does not exist.
  */
-export async function revokeKey(db: Db, keyOrId: string, now: Date, workspaceId?: string): Promise<{ apiKeyId: string; workspaceId: string }> {
+export async function revokeKey(db: AccountsDb, keyOrId: string, now: Date, workspaceId?: string): Promise<{ apiKeyId: string; workspaceId: string }> {
   const match = API_KEY_PATTERN.test(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId };
   const revoked = await revokeApiKey(db, match, now, workspaceId);
   if (!revoked) throw new AppError('not_found', 'No active API key matches');
@@ -51,7 +50,7 @@ export async function revokeKey(db: Db, keyOrId: string, now: Date, workspaceId?
 }
 
 /** The caller behind a key hash, with the limits that apply to it; null for an unknown or revoked key. */
-export async function authenticateKeyHash(db: Db, keyHash: string, now: Date): Promise<Principal | null> {
+export async function authenticateKeyHash(db: AccountsDb, keyHash: string, now: Date): Promise<Principal | null> {
   const key = await findActiveApiKeyByHash(db, keyHash);
   if (!key) return null;
   const workspace = await findWorkspaceWithPlan(db, key.workspaceId);

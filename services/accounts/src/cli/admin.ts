@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { INTERNAL_TOKEN_FILE, readInternalTokenFile } from '@comps/shared/config/internal-token-file';
 import { planIdSchema } from '@comps/shared/contract/usage';
 import { AppError } from '@comps/shared/errors/app-error';
-import { callAccounts, createAccountsClient, type AccountsClient } from '../client/accounts-client.js';
+import { linkHoursSchema, type passwordLinkSchema } from '@comps/shared/internal/accounts/accounts-contract';
+import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { loadAdminConfig } from '../config.js';
-import { linkHoursSchema, type passwordLinkSchema } from '../trpc/procedures/create-user.js';
 
 const USAGE = `usage: npm run --silent admin -- <command>
 
@@ -177,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     const accounts = createAccountsClient({ url: config.accountsUrl, internalToken, timeoutMs: config.timeoutMs, dispatcher: agent });
-    const output = await callAccounts(() => call(accounts, config.publicUrl));
+    const output = await call(accounts, config.publicUrl);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {

@@ -1,10 +1,10 @@
 import type { Usage } from '@comps/shared/contract/usage';
-import type { Db } from '@comps/shared/db/create-db';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { requestIdFloor, requestIdTime } from '@comps/shared/ids';
 import { getUsage } from '../workspaces/workspace-service.js';
 import { listWorkspaceKeys, newestRequestOfKeys, type ListedApiKey } from './key-list-repository.js';
 import { countRequestsByDay, type DayCount } from './usage-by-day-repository.js';
+import type { AccountsDb } from '../db/database.js';
 
 const DAY_MS = 86_400_000;
 
@@ -17,7 +17,7 @@ export interface Overview {
 }
 
 /** The overview page: the plan and the month's usage from the ledger, requests per day from the history. */
-export async function getOverview(db: Db, workspaceId: string, now: Date): Promise<Overview> {
+export async function getOverview(db: AccountsDb, workspaceId: string, now: Date): Promise<Overview> {
   const period = quotaPeriodAt(now);
   const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
   const [usage, counted] = await Promise.all([
@@ -38,7 +38,7 @@ export interface KeyListEntry extends ListedApiKey {
   lastUsedAt: Date | null;
 }
 
-export async function listKeys(db: Db, workspaceId: string): Promise<KeyListEntry[]> {
+export async function listKeys(db: AccountsDb, workspaceId: string): Promise<KeyListEntry[]> {
   const keys = await listWorkspaceKeys(db, workspaceId);
   const newest = await newestRequestOfKeys(db, workspaceId, keys.map((key) => key.id));
   return keys.map((key) => {

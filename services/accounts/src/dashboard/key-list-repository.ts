@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { AccountsExecutor } from '../db/database.js';
 
 export interface ListedApiKey {
   id: string;
@@ -11,7 +11,7 @@ export interface ListedApiKey {
 }
 
 /** The workspace's keys, active first, newest first. */
-export async function listWorkspaceKeys(db: Executor, workspaceId: string): Promise<ListedApiKey[]> {
+export async function listWorkspaceKeys(db: AccountsExecutor, workspaceId: string): Promise<ListedApiKey[]> {
   return db
     .selectFrom('apiKeys')
     .select(['id', 'name', 'prefix', 'lastFour', 'createdAt', 'revokedAt'])
@@ -23,7 +23,7 @@ export async function listWorkspaceKeys(db: Executor, workspaceId: string): Prom
 }
 
 /** The newest request id of each key in the request history (one index lookup per key). */
-export async function newestRequestOfKeys(db: Executor, workspaceId: string, apiKeyIds: string[]): Promise<Map<string, string>> {
+export async function newestRequestOfKeys(db: AccountsExecutor, workspaceId: string, apiKeyIds: string[]): Promise<Map<string, string>> {
   if (apiKeyIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('requestHistory')

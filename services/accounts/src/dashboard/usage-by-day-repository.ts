@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { AccountsExecutor } from '../db/database.js';
 
 export interface DayCount {
   /** `YYYY-MM-DD`, UTC. */
@@ -9,7 +9,7 @@ export interface DayCount {
 }
 
 /** Requests per UTC day from the request history, within a range of request ids (which sort by time). */
-export async function countRequestsByDay(db: Executor, workspaceId: string, fromRequestId: string, toRequestIdExclusive: string): Promise<DayCount[]> {
+export async function countRequestsByDay(db: AccountsExecutor, workspaceId: string, fromRequestId: string, toRequestIdExclusive: string): Promise<DayCount[]> {
   const rows = await db
     .selectFrom('requestHistory')
     .select([sql<string>`DATE(created_at)`.as('day'), sql<number>`COUNT(*)`.as('total'), sql<number>`SUM(charged)`.as('charged')])

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import type { Executor } from '@comps/shared/db/with-transaction';
-import type { NewRequestHistoryRow } from '@comps/shared/db/database';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { REDACTED_KEYWORD, type HistoryEntry } from '@comps/shared/contract/request-history';
+import type { AccountsExecutor, NewRequestHistoryRow } from '../db/database.js';
 
 /** Columns an entry written again may change: what happened, when it was tried again. */
 const OUTCOME_COLUMNS = ['status', 'code', 'durationMs', 'resultCount', 'charged'] as const;
@@ -13,7 +12,7 @@ const OUTCOME_COLUMNS = ['status', 'code', 'durationMs', 'resultCount', 'charged
  * answer, a job page tried again after a failure) takes the newer outcome, unless that would
  * turn a charged entry into an uncharged one: a charge, once recorded, stays recorded.
  */
-export async function insertHistoryEntries(db: Executor, rows: NewRequestHistoryRow[]): Promise<void> {
+export async function insertHistoryEntries(db: AccountsExecutor, rows: NewRequestHistoryRow[]): Promise<void> {
   if (rows.length === 0) return;
   await db
     .insertInto('requestHistory')
@@ -41,7 +40,7 @@ export interface HistoryQuery {
   toRequestIdExclusive?: string;
 }
 
-export async function listHistoryEntries(db: Executor, query: HistoryQuery): Promise<HistoryEntry[]> {
+export async function listHistoryEntries(db: AccountsExecutor, query: HistoryQuery): Promise<HistoryEntry[]> {
   let select = db
     .selectFrom('requestHistory')
     .selectAll()
@@ -67,7 +66,7 @@ export async function listHistoryEntries(db: Executor, query: HistoryQuery): Pro
   }));
 }
 
-export async function deleteHistoryBefore(db: Executor, cutoff: Date, batchSize: number): Promise<number> {
+export async function deleteHistoryBefore(db: AccountsExecutor, cutoff: Date, batchSize: number): Promise<number> {
   const result = await db.deleteFrom('requestHistory').where('createdAt', '<', cutoff).limit(batchSize).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

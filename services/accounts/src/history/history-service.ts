@@ -1,14 +1,13 @@
 import { LIMITS } from '@comps/shared/contract/limits';
 import type { HistoryEntry } from '@comps/shared/contract/request-history';
-import type { Db } from '@comps/shared/db/create-db';
-import type { Executor } from '@comps/shared/db/with-transaction';
 import { requestIdFloor, requestIdTime } from '@comps/shared/ids';
 import { deleteHistoryBefore, insertHistoryEntries, listHistoryEntries } from './history-repository.js';
-import type { HistoryRecord } from '@comps/shared/accounts/history-record';
+import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
+import type { AccountsDb, AccountsExecutor } from '../db/database.js';
 
 const DAY_MS = 86_400_000;
 
-export async function recordHistory(db: Executor, records: HistoryRecord[]): Promise<void> {
+export async function recordHistory(db: AccountsExecutor, records: HistoryRecord[]): Promise<void> {
   await insertHistoryEntries(
     db,
     records.map((record) => ({
@@ -56,7 +55,7 @@ function retentionStart(now: Date): Date {
  * many arrive meanwhile. `from` and `to` are clamped to the retention window; a range that lies
  * wholly outside it (`to` before the window, `from` after today) is simply empty.
  */
-export async function listHistory(db: Db, input: HistoryListInput, now: Date): Promise<HistoryListResult> {
+export async function listHistory(db: AccountsDb, input: HistoryListInput, now: Date): Promise<HistoryListResult> {
   const earliest = retentionStart(now);
   const requestedFrom = input.from ? Date.parse(`${input.from}T00:00:00.000Z`) : earliest.getTime();
   const from = Math.max(requestedFrom, earliest.getTime());
@@ -75,7 +74,7 @@ export async function listHistory(db: Db, input: HistoryListInput, now: Date): P
 }
 
 /** Deletes entries past retention in batches, so a large purge never holds long locks. */
-export async function purgeHistory(db: Db, now: Date): Promise<number> {
+export async function purgeHistory(db: AccountsDb, now: Date): Promise<number> {
   const cutoff = retentionStart(now);
   let total = 0;
   for (;;) {

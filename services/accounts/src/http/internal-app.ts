@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import type { Db } from '@comps/shared/db/create-db';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
@@ -9,9 +8,10 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { LedgerContext } from '../ledger/ledger-context.js';
 import { accountsRouter } from '../trpc/router.js';
 import { pingDatabase } from '@comps/shared/db/ping';
+import type { AccountsDb } from '../db/database.js';
 
 export interface InternalAppDeps {
-  db: Db;
+  db: AccountsDb;
   ledger: LedgerContext;
   logger: Logger;
   internalToken: string;

@@ -1,9 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
-import type { jobListSchema } from '@comps/shared/contract/job';
-
-/** A job as the jobs list gives it: the contract's job record without its items. */
-export type JobSummary = z.infer<typeof jobListSchema>['jobs'][number];
+import type { JobSummary } from '@comps/shared/contract/job';
 
 /**
  * What the dashboard needs of the jobs service (over its internal port, never through the public

@@ -1,16 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { AnyRouter } from '@trpc/server';
 import { Agent } from 'undici';
-import { jobListSchema } from '@comps/shared/contract/job';
 import { AppError } from '@comps/shared/errors/app-error';
-import { openJobCsv } from '@comps/shared/jobs/job-csv-download';
-import { callInternal, createInternalClient } from '@comps/shared/trpc/internal-client';
+import { openJobCsv } from '@comps/shared/internal/jobs/job-csv-download';
+import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { JobsGateway } from './jobs-gateway.js';
-
-/** The part of the jobs service's tRPC router the dashboard calls. */
-interface JobsListClient {
-  jobs: { list: { query(input: { workspaceId: string }, options: { signal: AbortSignal }): Promise<unknown> } };
-}
 
 export interface JobsServiceOptions {
   /** The jobs service's internal address (JOBS_URL). */
@@ -19,19 +12,13 @@ export interface JobsServiceOptions {
   timeoutMs: number;
 }
 
-/**
- * The jobs service over its internal port: the list over tRPC, the CSV streamed over plain HTTP
- * (openJobCsv, as the api downloads it). @comps/jobs depends on @comps/accounts, so accounts cannot import its client
- * (the projects would reference each other): the router is not typed here, and its answer is checked
- * against the contract's schema instead.
- */
+/** The jobs service over its internal port: the list through its typed client, the CSV streamed over plain HTTP (as the api downloads it). */
 export function jobsServiceGateway(options: JobsServiceOptions): JobsGateway {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
-  const client = createInternalClient<AnyRouter>({ ...options, dispatcher }) as unknown as JobsListClient;
+  const client = createJobsClient({ ...options, dispatcher });
   return {
     async listJobs(workspaceId, signal) {
-      const answer = await callInternal('jobs service', () => client.jobs.list.query({ workspaceId }, { signal }));
-      return jobListSchema.parse(answer).jobs;
+      return (await client.jobs.list.query({ workspaceId }, { signal })).jobs;
     },
     async openCsv(workspaceId, jobId, signal): Promise<Readable | null> {
       try {

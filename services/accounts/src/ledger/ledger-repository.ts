@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '@comps/shared/db/create-db';
-import type { ReservationState } from '@comps/shared/db/database';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { AccountsDb, AccountsExecutor, ReservationState } from '../db/database.js';
 
 export interface Counter {
   used: number;
@@ -17,7 +15,7 @@ export interface Reservation {
 }
 
 /** Creates the period's counter row if it is missing (and leaves it as it is otherwise). */
-export async function ensureCounter(db: Executor, workspaceId: string, periodStart: string): Promise<void> {
+export async function ensureCounter(db: AccountsExecutor, workspaceId: string, periodStart: string): Promise<void> {
   await db
     .insertInto('usageCounters')
     .values({ workspaceId, periodStart, used: 0, reserved: 0 })
@@ -25,7 +23,7 @@ export async function ensureCounter(db: Executor, workspaceId: string, periodSta
     .execute();
 }
 
-export async function readCounter(db: Executor, workspaceId: string, periodStart: string): Promise<Counter> {
+export async function readCounter(db: AccountsExecutor, workspaceId: string, periodStart: string): Promise<Counter> {
   const row = await db
     .selectFrom('usageCounters')
     .select(['used', 'reserved'])
@@ -40,7 +38,7 @@ export async function readCounter(db: Executor, workspaceId: string, periodStart
  * `limit` (when given). One conditional UPDATE: concurrent callers cannot overspend.
  */
 export async function adjustCounter(
-  db: Executor,
+  db: AccountsExecutor,
   workspaceId: string,
   periodStart: string,
   change: { reserve: number; charge: number },
@@ -62,7 +60,7 @@ export async function adjustCounter(
 }
 
 /** The reservations of these request ids, locked for the rest of the transaction. */
-export async function lockReservations(db: Executor, requestIds: string[]): Promise<Reservation[]> {
+export async function lockReservations(db: AccountsExecutor, requestIds: string[]): Promise<Reservation[]> {
   if (requestIds.length === 0) return [];
   return db
     .selectFrom('usageReservations')
@@ -72,12 +70,12 @@ export async function lockReservations(db: Executor, requestIds: string[]): Prom
     .execute();
 }
 
-export async function findReservation(db: Executor, requestId: string): Promise<Reservation | undefined> {
+export async function findReservation(db: AccountsExecutor, requestId: string): Promise<Reservation | undefined> {
   return (await lockReservations(db, [requestId]))[0];
 }
 
 /** How many of these request ids still hold a reservation (answered, but not yet settled into a charge). */
-export async function countReserved(db: Executor, workspaceId: string, requestIds: string[]): Promise<number> {
+export async function countReserved(db: AccountsExecutor, workspaceId: string, requestIds: string[]): Promise<number> {
   let total = 0;
   // A thousand ids a query: a long backlog of unsettled charges makes several small queries, not one huge one.
   for (let start = 0; start < requestIds.length; start += 1000) {
@@ -104,7 +102,7 @@ export type UnitReservation =
  * It commits on its own, so it runs on the pool, never inside a transaction.
  */
 export async function reserveUnit(
-  db: Db,
+  db: AccountsDb,
   reservation: { requestId: string; workspaceId: string; periodStart: string; expiresAt: Date },
   limit: number,
   now: Date,
@@ -123,7 +121,7 @@ export async function reserveUnit(
 
 /** Moves reservations from one state to another; returns how many moved. */
 export async function setReservationState(
-  db: Executor,
+  db: AccountsExecutor,
   requestIds: string[],
   change: { from: ReservationState; to: ReservationState; at: Date; expiresAt?: Date },
 ): Promise<number> {
@@ -142,7 +140,7 @@ export async function setReservationState(
 }
 
 export async function listExpiredReservations(
-  db: Executor,
+  db: AccountsExecutor,
   now: Date,
   limit: number,
   workspaceId?: string,
@@ -158,7 +156,7 @@ export async function listExpiredReservations(
 }
 
 /** Settled reservations (charged or released) made before `cutoff`, a batch at a time; returns how many went. */
-export async function deleteSettledReservations(db: Executor, cutoff: Date, limit: number): Promise<number> {
+export async function deleteSettledReservations(db: AccountsExecutor, cutoff: Date, limit: number): Promise<number> {
   const result = await db.deleteFrom('usageReservations').where('state', '!=', 'reserved').where('createdAt', '<', cutoff).limit(limit).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

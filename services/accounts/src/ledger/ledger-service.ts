@@ -1,6 +1,5 @@
-import type { HistoryRecord } from '@comps/shared/accounts/history-record';
-import type { QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '@comps/shared/accounts/quota';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
+import type { QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '@comps/shared/internal/accounts/quota';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { retryingDeadlocks, withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -8,6 +7,7 @@ import { recordHistory } from '../history/history-service.js';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
 import type { LedgerContext } from './ledger-context.js';
+import type { AccountsExecutor } from '../db/database.js';
 import {
   adjustCounter,
   countReserved,
@@ -38,7 +38,7 @@ function snapshot(limit: number, counter: { used: number; reserved: number }): Q
 }
 
 /** The workspace's monthly quota, read at most once a second per workspace. */
-async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: Executor = ledger.db): Promise<number> {
+async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: AccountsExecutor = ledger.db): Promise<number> {
   const now = ledger.now().getTime();
   const cached = ledger.quotaCache.get(workspaceId, now);
   if (cached) return cached.value;
@@ -89,7 +89,7 @@ async function tryReserve(
 }
 
 /** A reserve call for a request id that already has a reservation: a retry, answered as the first was. */
-async function retriedReservation(trx: Executor, requestId: string, workspaceId: string, limit: number, expiresAt: Date, now: Date) {
+async function retriedReservation(trx: AccountsExecutor, requestId: string, workspaceId: string, limit: number, expiresAt: Date, now: Date) {
   const existing = await findReservation(trx, requestId);
   if (!existing || existing.workspaceId !== workspaceId) throw new AppError('invalid_request', `Request id ${requestId} belongs to another reservation`);
   if (existing.state === 'released') {
@@ -118,7 +118,7 @@ export async function reserveQuota(ledger: LedgerContext, input: { workspaceId: 
  * `used` per counter in one UPDATE; a charge settled before stays as it was; a reservation that
  * outlived its lease and was released is charged only if the quota still allows it.
  */
-async function chargeReservations(ledger: LedgerContext, trx: Executor, reservations: Reservation[], now: Date): Promise<Map<string, boolean>> {
+async function chargeReservations(ledger: LedgerContext, trx: AccountsExecutor, reservations: Reservation[], now: Date): Promise<Map<string, boolean>> {
   const charged = new Map<string, boolean>();
   const reservedByCounter = new Map<string, Reservation[]>();
   for (const reservation of reservations) {
@@ -205,12 +205,12 @@ export async function releaseExpiredReservations(ledger: LedgerContext, workspac
   }
 }
 
-export async function quotaSnapshot(db: Executor, workspaceId: string, limit: number, now: Date): Promise<QuotaSnapshot> {
+export async function quotaSnapshot(db: AccountsExecutor, workspaceId: string, limit: number, now: Date): Promise<QuotaSnapshot> {
   return snapshot(limit, await readCounter(db, workspaceId, quotaPeriodAt(now).key));
 }
 
 /** How many of these answered requests still hold their reservation (their charge is on its way). */
-export function unsettledAmong(db: Executor, workspaceId: string, requestIds: string[]): Promise<number> {
+export function unsettledAmong(db: AccountsExecutor, workspaceId: string, requestIds: string[]): Promise<number> {
   return countReserved(db, workspaceId, requestIds);
 }
 

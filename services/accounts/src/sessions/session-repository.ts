@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '@comps/shared/db/with-transaction';
+import type { AccountsExecutor } from '../db/database.js';
 
 export interface StoredSession {
   userId: string;
@@ -10,12 +10,12 @@ export interface StoredSession {
   absoluteExpiresAt: Date;
 }
 
-export async function insertSession(db: Executor, session: { idHash: string; userId: string; expiresAt: Date; absoluteExpiresAt: Date }): Promise<void> {
+export async function insertSession(db: AccountsExecutor, session: { idHash: string; userId: string; expiresAt: Date; absoluteExpiresAt: Date }): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
 }
 
 /** The session and its user, while it has not expired. */
-export async function findLiveSession(db: Executor, idHash: string, now: Date): Promise<StoredSession | undefined> {
+export async function findLiveSession(db: AccountsExecutor, idHash: string, now: Date): Promise<StoredSession | undefined> {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
@@ -26,7 +26,7 @@ export async function findLiveSession(db: Executor, idHash: string, now: Date): 
 }
 
 /** Moves the idle expiry on, never past the absolute one. */
-export async function extendSession(db: Executor, idHash: string, idleExpiresAt: Date): Promise<void> {
+export async function extendSession(db: AccountsExecutor, idHash: string, idleExpiresAt: Date): Promise<void> {
   await db
     .updateTable('sessions')
     .set({ expiresAt: sql<Date>`LEAST(${idleExpiresAt}, absolute_expires_at)` })
@@ -34,15 +34,15 @@ export async function extendSession(db: Executor, idHash: string, idleExpiresAt:
     .execute();
 }
 
-export async function deleteSession(db: Executor, idHash: string): Promise<void> {
+export async function deleteSession(db: AccountsExecutor, idHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('idHash', '=', idHash).execute();
 }
 
-export async function deleteUserSessions(db: Executor, userId: string): Promise<void> {
+export async function deleteUserSessions(db: AccountsExecutor, userId: string): Promise<void> {
   await db.deleteFrom('sessions').where('userId', '=', userId).execute();
 }
 
-export async function deleteExpiredSessions(db: Executor, now: Date, batchSize: number): Promise<number> {
+export async function deleteExpiredSessions(db: AccountsExecutor, now: Date, batchSize: number): Promise<number> {
   const result = await db.deleteFrom('sessions').where('expiresAt', '<=', now).limit(batchSize).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

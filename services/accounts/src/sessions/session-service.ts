@@ -1,7 +1,7 @@
-import type { Db } from '@comps/shared/db/create-db';
 import { deleteExpiredPasswordTokens } from '../users/password-token-repository.js';
 import { hashSecretToken, isSecretTokenShaped, newSecretToken } from './secret-token.js';
 import { deleteExpiredSessions, deleteSession, extendSession, findLiveSession, insertSession } from './session-repository.js';
+import type { AccountsDb } from '../db/database.js';
 
 export interface SessionLifetimes {
   /** A session unused for this long ends. */
@@ -30,7 +30,7 @@ export interface ResolvedSession extends SignedInUser {
 const EXTEND_EVERY_MS = 60_000;
 
 /** A new session for a user who has just signed in: a fresh random id (never one the browser brought). */
-export async function startSession(db: Db, userId: string, now: Date, lifetimes: SessionLifetimes): Promise<{ sessionId: string; absoluteExpiresAt: Date }> {
+export async function startSession(db: AccountsDb, userId: string, now: Date, lifetimes: SessionLifetimes): Promise<{ sessionId: string; absoluteExpiresAt: Date }> {
   const sessionId = newSecretToken();
   const absoluteExpiresAt = new Date(now.getTime() + lifetimes.absoluteMs);
   const expiresAt = new Date(Math.min(now.getTime() + lifetimes.idleMs, absoluteExpiresAt.getTime()));
@@ -39,7 +39,7 @@ export async function startSession(db: Db, userId: string, now: Date, lifetimes:
 }
 
 /** The signed-in user behind a cookie's session id, or null when it is unknown or has expired; use moves the idle expiry on. */
-export async function resolveSession(db: Db, sessionId: string, now: Date, lifetimes: SessionLifetimes): Promise<ResolvedSession | null> {
+export async function resolveSession(db: AccountsDb, sessionId: string, now: Date, lifetimes: SessionLifetimes): Promise<ResolvedSession | null> {
   if (!isSecretTokenShaped(sessionId)) return null;
   const idHash = hashSecretToken(sessionId);
   const session = await findLiveSession(db, idHash, now);
@@ -52,12 +52,12 @@ export async function resolveSession(db: Db, sessionId: string, now: Date, lifet
 }
 
 /** Sign-out: the session ends on the server, whatever the browser keeps. */
-export async function endSession(db: Db, sessionId: string): Promise<void> {
+export async function endSession(db: AccountsDb, sessionId: string): Promise<void> {
   if (isSecretTokenShaped(sessionId)) await deleteSession(db, hashSecretToken(sessionId));
 }
 
 /** Deletes ended sessions and expired set-password links, in batches. */
-export async function purgeExpiredSessions(db: Db, now: Date): Promise<number> {
+export async function purgeExpiredSessions(db: AccountsDb, now: Date): Promise<number> {
   let total = await deleteExpiredPasswordTokens(db, now);
   for (;;) {
     const deleted = await deleteExpiredSessions(db, now, 5000);

@@ -1,3 +1,5 @@
+import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
+import { assertImplements } from '@comps/shared/internal/procedure-contract';
 import { authenticateApiKey } from './procedures/authenticate-api-key.js';
 import { createApiKey } from './procedures/create-api-key.js';
 import { createUser } from './procedures/create-user.js';
@@ -7,7 +9,7 @@ import { getWorkspace } from './procedures/get-workspace.js';
 import { issuePasswordLink } from './procedures/issue-password-link.js';
 import { listHistory } from './procedures/list-history.js';
 import { ping } from './procedures/ping.js';
-import { purgeHistory } from './procedures/purge-history.js';
+import { purge } from './procedures/purge.js';
 import { recordHistory } from './procedures/record-history.js';
 import { releaseExpiredReservations } from './procedures/release-expired-reservations.js';
 import { releaseQuota } from './procedures/release-quota.js';
@@ -18,20 +20,16 @@ import { settleQuota } from './procedures/settle-quota.js';
 import { settleQuotaBatch } from './procedures/settle-quota-batch.js';
 import { router } from './trpc.js';
 
+/** The procedures of `accountsContract` (shared/src/internal/accounts), which the other services call. */
 export const accountsRouter = router({
   apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey }),
   workspaces: router({ create: createWorkspace, get: getWorkspace, setLimits: setWorkspaceLimits }),
   users: router({ create: createUser, issuePasswordLink }),
-  quota: router({
-    reserve: reserveQuota,
-    settle: settleQuota,
-    settleBatch: settleQuotaBatch,
-    release: releaseQuota,
-    releaseExpired: releaseExpiredReservations,
-  }),
+  quota: router({ reserve: reserveQuota, settle: settleQuota, settleBatch: settleQuotaBatch, release: releaseQuota }),
   usage: router({ get: getUsage }),
-  history: router({ record: recordHistory, list: listHistory, purge: purgeHistory }),
+  history: router({ record: recordHistory, list: listHistory }),
+  maintenance: router({ releaseExpiredReservations, purge }),
   health: router({ ping }),
 });
 
-export type AccountsRouter = typeof accountsRouter;
+assertImplements(accountsRouter, accountsContract, 'accounts');

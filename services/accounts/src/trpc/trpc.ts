@@ -1,10 +1,10 @@
-import type { Db } from '@comps/shared/db/create-db';
 import type { Logger } from '@comps/shared/logging/create-logger';
-import { createInternalTrpc } from '@comps/shared/trpc/internal-trpc';
+import { createInternalTrpc } from '@comps/shared/internal/internal-trpc';
 import type { LedgerContext } from '../ledger/ledger-context.js';
+import type { AccountsDb } from '../db/database.js';
 
 export interface AccountsContext {
-  db: Db;
+  db: AccountsDb;
   ledger: LedgerContext;
   logger: Logger;
 }

@@ -1,4 +1,3 @@
-import type { Db } from '@comps/shared/db/create-db';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -15,6 +14,7 @@ import {
   insertPasswordToken,
 } from './password-token-repository.js';
 import { newUserId } from './user-id.js';
+import type { AccountsDb } from '../db/database.js';
 import {
   deleteApiKey,
   deleteWorkspace,
@@ -49,7 +49,7 @@ function emailProblem(email: string): Refusal<'invalid_email'> | null {
  * a new account starts with no key and makes its first on the keys page, where it is shown once.
  * A sign-up that loses a race for the e-mail address removes the workspace it made.
  */
-export async function signUp(db: Db, input: { email: string; password: string }): Promise<{ ok: true; userId: string; workspaceId: string } | Refusal<UserProblem>> {
+export async function signUp(db: AccountsDb, input: { email: string; password: string }): Promise<{ ok: true; userId: string; workspaceId: string } | Refusal<UserProblem>> {
   const email = normalizeEmail(input.email);
   const invalid = emailProblem(email);
   if (invalid) return invalid;
@@ -80,14 +80,14 @@ export async function signUp(db: Db, input: { email: string; password: string })
  * folded), so a known account is counted by its id, whatever spelling found it; an unknown address
  * by itself.
  */
-export async function signInAccountOf(db: Db, email: string): Promise<{ account: string; user: StoredUser | undefined }> {
+export async function signInAccountOf(db: AccountsDb, email: string): Promise<{ account: string; user: StoredUser | undefined }> {
   const normalized = normalizeEmail(email);
   const user = normalized ? await findUserByEmail(db, normalized) : undefined;
   return { account: user ? `user:${user.id}` : `email:${normalized}`, user };
 }
 
 /** The user if the password is theirs (a missing user costs a hash all the same: the answer never tells which exist). */
-export async function checkPassword(db: Db, user: StoredUser | undefined, password: string): Promise<StoredUser | null> {
+export async function checkPassword(db: AccountsDb, user: StoredUser | undefined, password: string): Promise<StoredUser | null> {
   if (!(await verifyPassword(password, user?.passwordHash))) return null;
   if (needsRehash(user!.passwordHash!)) await setPasswordHash(db, user!.id, await hashPassword(password));
   return user!;
@@ -102,7 +102,7 @@ export interface PasswordLink {
   expiresAt: Date;
 }
 
-async function issuePasswordToken(db: Db, user: { id: string }, now: Date, lifetimeMs: number): Promise<{ token: string; expiresAt: Date }> {
+async function issuePasswordToken(db: AccountsDb, user: { id: string }, now: Date, lifetimeMs: number): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecretToken();
   const expiresAt = new Date(now.getTime() + lifetimeMs);
   await insertPasswordToken(db, { tokenHash: hashSecretToken(token), userId: user.id, expiresAt });
@@ -110,7 +110,7 @@ async function issuePasswordToken(db: Db, user: { id: string }, now: Date, lifet
 }
 
 /** An operator adds a user to a workspace; the user chooses a password through the link (no password is sent around). */
-export async function createUserWithLink(db: Db, input: { email: string; workspaceId: string }, now: Date, lifetimeMs: number): Promise<PasswordLink> {
+export async function createUserWithLink(db: AccountsDb, input: { email: string; workspaceId: string }, now: Date, lifetimeMs: number): Promise<PasswordLink> {
   const email = normalizeEmail(input.email);
   if (emailProblem(email)) throw new AppError('invalid_request', `Not a valid e-mail address: ${email}`);
   if (!(await workspaceExists(db, input.workspaceId))) throw new AppError('invalid_request', `Unknown workspace ${input.workspaceId}`);
@@ -125,14 +125,14 @@ export async function createUserWithLink(db: Db, input: { email: string; workspa
 }
 
 /** A new set-password link for an existing user (a forgotten password, or a link that expired). */
-export async function issuePasswordLink(db: Db, input: { email: string }, now: Date, lifetimeMs: number): Promise<PasswordLink> {
+export async function issuePasswordLink(db: AccountsDb, input: { email: string }, now: Date, lifetimeMs: number): Promise<PasswordLink> {
   const user = await findUserByEmail(db, normalizeEmail(input.email));
   if (!user) throw new AppError('invalid_request', `No user with the e-mail address ${normalizeEmail(input.email)}`);
   return { userId: user.id, email: user.email, workspaceId: user.workspaceId, ...(await issuePasswordToken(db, user, now, lifetimeMs)) };
 }
 
 /** Whom a set-password link is for, while it is valid. */
-export async function passwordLinkUser(db: Db, token: string, now: Date): Promise<{ userId: string; email: string } | null> {
+export async function passwordLinkUser(db: AccountsDb, token: string, now: Date): Promise<{ userId: string; email: string } | null> {
   if (!isSecretTokenShaped(token)) return null;
   return (await findPasswordTokenUser(db, hashSecretToken(token), now)) ?? null;
 }
@@ -143,7 +143,7 @@ const INVALID_LINK = 'This link is not valid any more: it was used already or ha
  * Sets the password through a link, once: the token is used up, every other link and every session
  * of the user end (whoever held the old password is signed out).
  */
-export async function setPasswordWithLink(db: Db, input: { token: string; password: string }, now: Date): Promise<{ ok: true; userId: string } | Refusal<'invalid_link' | 'weak_password'>> {
+export async function setPasswordWithLink(db: AccountsDb, input: { token: string; password: string }, now: Date): Promise<{ ok: true; userId: string } | Refusal<'invalid_link' | 'weak_password'>> {
   const user = await passwordLinkUser(db, input.token, now);
   if (!user) return refuse('invalid_link', INVALID_LINK);
   const weak = passwordProblem(input.password, user.email);

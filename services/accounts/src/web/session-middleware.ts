@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import type { Db } from '@comps/shared/db/create-db';
 import { csrfTokenFor, csrfTokenMatches } from '../sessions/csrf.js';
 import { newSecretToken } from '../sessions/secret-token.js';
 import { resolveSession, type SessionLifetimes } from '../sessions/session-service.js';
@@ -7,9 +6,10 @@ import { clearCookie, PRE_SESSION_COOKIE, readCookie, SESSION_COOKIE, setCookie 
 import { formField } from './forms.js';
 import { PageError } from './page-error.js';
 import type { WebContext, WebState } from './web-state.js';
+import type { AccountsDb } from '../db/database.js';
 
 /** Puts the signed-in user on `ctx.state.session` when the cookie names a live session; forgets a cookie that does not. */
-export function loadSession(db: Db, lifetimes: SessionLifetimes, now: () => Date): Middleware<WebState> {
+export function loadSession(db: AccountsDb, lifetimes: SessionLifetimes, now: () => Date): Middleware<WebState> {
   return async (ctx, next) => {
     const sessionId = readCookie(ctx, SESSION_COOKIE);
     if (sessionId) {

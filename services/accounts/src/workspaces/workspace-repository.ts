@@ -1,6 +1,6 @@
-import type { Executor } from '@comps/shared/db/with-transaction';
 import type { PlanId } from '@comps/shared/contract/usage';
 import type { LimitOverrides, PlanLimits } from './effective-plan.js';
+import type { AccountsExecutor } from '../db/database.js';
 
 export interface WorkspaceWithPlan {
   id: string;
@@ -10,18 +10,18 @@ export interface WorkspaceWithPlan {
 }
 
 export async function insertWorkspace(
-  db: Executor,
+  db: AccountsExecutor,
   workspace: { id: string; name: string; planId: PlanId },
 ): Promise<void> {
   await db.insertInto('workspaces').values(workspace).execute();
 }
 
-export async function planExists(db: Executor, planId: string): Promise<boolean> {
+export async function planExists(db: AccountsExecutor, planId: string): Promise<boolean> {
   const row = await db.selectFrom('plans').select('id').where('id', '=', planId).executeTakeFirst();
   return row !== undefined;
 }
 
-export async function findWorkspaceWithPlan(db: Executor, workspaceId: string): Promise<WorkspaceWithPlan | undefined> {
+export async function findWorkspaceWithPlan(db: AccountsExecutor, workspaceId: string): Promise<WorkspaceWithPlan | undefined> {
   const row = await db
     .selectFrom('workspaces')
     .innerJoin('plans', 'plans.id', 'workspaces.planId')
@@ -69,7 +69,7 @@ export interface LimitsPatch {
   planId?: PlanId;
 }
 
-export async function updateWorkspaceLimits(db: Executor, workspaceId: string, patch: LimitsPatch): Promise<boolean> {
+export async function updateWorkspaceLimits(db: AccountsExecutor, workspaceId: string, patch: LimitsPatch): Promise<boolean> {
   const values = {
     ...(patch.monthlyQuota === undefined ? {} : { monthlyQuotaOverride: patch.monthlyQuota }),
     ...(patch.rateLimit === undefined ? {} : { rateLimitOverride: patch.rateLimit }),

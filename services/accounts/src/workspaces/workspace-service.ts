@@ -1,6 +1,5 @@
 import type { PlanId } from '@comps/shared/contract/usage';
 import type { EffectivePlan, Usage } from '@comps/shared/contract/usage';
-import type { Db } from '@comps/shared/db/create-db';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -8,6 +7,7 @@ import { newWorkspaceId } from '@comps/shared/ids';
 import { issueApiKey, type IssuedApiKey } from '../api-keys/api-key-service.js';
 import { quotaSnapshot, unsettledAmong } from '../ledger/ledger-service.js';
 import { effectivePlan } from './effective-plan.js';
+import type { AccountsDb } from '../db/database.js';
 import {
   findWorkspaceWithPlan,
   insertWorkspace,
@@ -22,7 +22,7 @@ export interface CreatedWorkspace {
 }
 
 /** A workspace and its first API key, together or not at all. */
-export async function createWorkspace(db: Db, input: { name: string; planId: PlanId }): Promise<CreatedWorkspace> {
+export async function createWorkspace(db: AccountsDb, input: { name: string; planId: PlanId }): Promise<CreatedWorkspace> {
   if (!(await planExists(db, input.planId))) throw new AppError('invalid_request', `Unknown plan ${input.planId}`);
   const workspaceId = newWorkspaceId();
   return withTransaction(db, async (trx) => {
@@ -32,7 +32,7 @@ export async function createWorkspace(db: Db, input: { name: string; planId: Pla
   });
 }
 
-export async function setWorkspaceLimits(db: Db, workspaceId: string, patch: LimitsPatch): Promise<EffectivePlan> {
+export async function setWorkspaceLimits(db: AccountsDb, workspaceId: string, patch: LimitsPatch): Promise<EffectivePlan> {
   if (patch.planId !== undefined && !(await planExists(db, patch.planId))) {
     throw new AppError('invalid_request', `Unknown plan ${patch.planId}`);
   }
@@ -42,7 +42,7 @@ export async function setWorkspaceLimits(db: Db, workspaceId: string, patch: Lim
   return getEffectivePlan(db, workspaceId);
 }
 
-export async function getEffectivePlan(db: Db, workspaceId: string): Promise<EffectivePlan> {
+export async function getEffectivePlan(db: AccountsDb, workspaceId: string): Promise<EffectivePlan> {
   const workspace = await findWorkspaceWithPlan(db, workspaceId);
   if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
   return effectivePlan(workspace.plan, workspace.overrides);
@@ -53,7 +53,7 @@ export async function getEffectivePlan(db: Db, workspaceId: string): Promise<Eff
  * whose charge may still wait in a settlement outbox: those still reserved count as used, so a
  * caller reads its own charges at once (read your own writes). `remaining` already excludes them.
  */
-export async function getUsage(db: Db, workspaceId: string, now: Date, answeredRequestIds: string[] = []): Promise<Usage> {
+export async function getUsage(db: AccountsDb, workspaceId: string, now: Date, answeredRequestIds: string[] = []): Promise<Usage> {
   const plan = await getEffectivePlan(db, workspaceId);
   const period = quotaPeriodAt(now);
   // One snapshot for both reads (when there are two): a settlement committed between them would move

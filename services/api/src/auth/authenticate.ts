@@ -1,6 +1,7 @@
 import { API_KEY_PATTERN, hashApiKey } from '@comps/shared/api-key-format';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { type Principal } from '@comps/shared/internal/accounts/principal';
 import { AppError } from '@comps/shared/errors/app-error';
-import { callAccounts, type AccountsClient, type Principal } from '@comps/accounts/client';
 import type { FailedAuthThrottle } from './failed-auth-throttle.js';
 import type { PrincipalCache } from './principal-cache.js';
 
@@ -33,7 +34,7 @@ export class Authenticator {
     if (!principal) {
       await this.throttle.check(address);
       if (keyHash && principal === undefined) {
-        principal = await callAccounts(() => this.accounts.apiKeys.authenticate.query({ keyHash }));
+        principal = await this.accounts.apiKeys.authenticate.query({ keyHash });
         this.cache.set(keyHash, principal);
       }
     }

@@ -1,5 +1,6 @@
-import type { Principal, QuotaSnapshot } from '@comps/accounts/client';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
+import { type Principal } from '@comps/shared/internal/accounts/principal';
+import { type QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
 
 /**
  * Key hash to principal (or "unknown") for a short time, so each request does not ask accounts.

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import type { HistoryRecord, Principal } from '@comps/accounts/client';
+import { type HistoryRecord } from '@comps/shared/internal/accounts/history-record';
+import { type Principal } from '@comps/shared/internal/accounts/principal';
 import type { BulkCompleteEvent, BulkErrorEvent, BulkProgressEvent, BulkResultEvent } from '@comps/shared/contract/bulk-events';
 import { bulkKeywordQuery, type BulkSearchBody } from '@comps/shared/contract/bulk-search';
 import type { ListingCollection } from '@comps/shared/contract/listing';

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import type { HistoryRecord } from '@comps/accounts/client';
+import { type HistoryRecord } from '@comps/shared/internal/accounts/history-record';
+import { type HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { AppError } from '@comps/shared/errors/app-error';
 import { clientNetworkOf } from '@comps/shared/http/client-network';
 import { toAppError, writeErrorResponse } from '@comps/shared/http/error-response';
@@ -9,7 +10,6 @@ import type { FixedWindowLimiter, WindowDecision } from '@comps/shared/redis/fix
 import { callRedis } from '@comps/shared/redis/redis-errors';
 import type { TaskTracker } from '@comps/shared/runtime/task-tracker';
 import type { Authenticator } from '../auth/authenticate.js';
-import type { HistoryWriter } from '@comps/accounts/client';
 import { requestSignal } from './request-signal.js';
 import type { ApiRequest, RequestFacts, RouteResult } from './route-result.js';
 

@@ -1,5 +1,6 @@
 import Koa from 'koa';
-import type { AccountsClient } from '@comps/accounts/client';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { type JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Capabilities } from '@comps/shared/contract/capabilities';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
@@ -8,8 +9,7 @@ import { rejectUnservedMethods } from '@comps/shared/http/reject-unserved-method
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { Meter } from '@comps/shared/metering/meter';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
-import type { JobsClient } from '@comps/jobs/client';
-import type { InternalClientOptions } from '@comps/shared/trpc/internal-client';
+import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
 import { bulkSearchRoutes } from '../bulk/bulk-search-routes.js';
 import { jobRoutes } from '../jobs/job-routes.js';
 import { listingRoutes } from '../listings/listing-routes.js';

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { callAccounts, type AccountsClient } from '@comps/accounts/client';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 
@@ -12,7 +12,7 @@ export function createInternalApp(redis: RedisClient, accounts: AccountsClient):
       await redis.ping();
     },
     accounts: async () => {
-      await callAccounts(() => accounts.health.ping.query());
+      await accounts.health.ping.query();
     },
   });
   app.use(health.routes());

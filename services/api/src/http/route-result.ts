@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type HistoryRecord } from '@comps/shared/internal/accounts/history-record';
+import { type Principal } from '@comps/shared/internal/accounts/principal';
+import { type QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
 import type { Readable } from 'node:stream';
-import type { HistoryRecord, Principal, QuotaSnapshot } from '@comps/accounts/client';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import type { AppError } from '@comps/shared/errors/app-error';
 

@@ -1,11 +1,12 @@
 import { Router } from '@koa/router';
+import { openJobCsv } from '@comps/shared/internal/jobs/job-csv-download';
+import { type JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import { z } from 'zod';
-import { callJobs, openJobCsv, type JobsClient } from '@comps/jobs/client';
 import { jobCreateBodySchema, jobIdSchema, jobPageQuery, jobResultsQuerySchema } from '@comps/shared/contract/job';
 import { marketSiteSchema } from '@comps/shared/contract/market-sites';
 import type { Meter } from '@comps/shared/metering/meter';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
-import type { InternalClientOptions } from '@comps/shared/trpc/internal-client';
+import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
 import { authenticatedRoute, type AuthenticatedRouteDeps } from '../http/authenticated-route.js';
 import type { ApiRequest, RequestFacts } from '../http/route-result.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key.js';
@@ -45,9 +46,7 @@ export function jobRoutes(deps: JobRouteDeps): Router {
       const refusal = deps.meter.refusalFor({ kind: 'search', query: jobPageQuery(body, 1) });
       if (refusal) throw refusal;
       const { principal } = request;
-      const { created, job } = await callJobs(() =>
-        deps.jobs.jobs.create.mutate({ workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix, body, idempotencyKey }),
-      );
+      const { created, job } = await deps.jobs.jobs.create.mutate({ workspaceId: principal.workspaceId, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix, body, idempotencyKey });
       return created
         ? { status: 202, body: job, headers: { ...NO_STORE, Location: job.resultsUrl }, jobId: job.jobId }
         : { status: 200, body: job, headers: { ...NO_STORE, 'Idempotent-Replayed': 'true' }, jobId: job.jobId };
@@ -57,7 +56,7 @@ export function jobRoutes(deps: JobRouteDeps): Router {
   router.get(
     '/v1/scrape/max',
     authenticatedRoute(deps.route, ABOUT_A_JOB, async ({ principal }) => {
-      const list = await callJobs(() => deps.jobs.jobs.list.query({ workspaceId: principal.workspaceId }));
+      const list = await deps.jobs.jobs.list.query({ workspaceId: principal.workspaceId });
       return { status: 200, body: list, headers: NO_STORE };
     }),
   );
@@ -67,7 +66,7 @@ export function jobRoutes(deps: JobRouteDeps): Router {
     authenticatedRoute(deps.route, ABOUT_A_JOB, async (request) => {
       const jobId = jobIdOf(request);
       const page = parseOrThrow(jobResultsQuerySchema, request.query, 'Invalid query parameters');
-      const job = await callJobs(() => deps.jobs.jobs.get.query({ workspaceId: request.principal.workspaceId, jobId, ...page }));
+      const job = await deps.jobs.jobs.get.query({ workspaceId: request.principal.workspaceId, jobId, ...page });
       return { status: 200, body: job, headers: NO_STORE, resultCount: job.items.length, jobId };
     }),
   );
@@ -76,7 +75,7 @@ export function jobRoutes(deps: JobRouteDeps): Router {
     '/v1/scrape/max/:jobId',
     authenticatedRoute(deps.route, ABOUT_A_JOB, async (request) => {
       const jobId = jobIdOf(request);
-      const job = await callJobs(() => deps.jobs.jobs.cancel.mutate({ workspaceId: request.principal.workspaceId, jobId }));
+      const job = await deps.jobs.jobs.cancel.mutate({ workspaceId: request.principal.workspaceId, jobId });
       return { status: 200, body: job, headers: NO_STORE, jobId };
     }),
   );

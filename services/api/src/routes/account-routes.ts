@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { callAccounts, type AccountsClient } from '@comps/accounts/client';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { historyQuerySchema, type HistoryPage } from '@comps/shared/contract/request-history';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
@@ -27,15 +27,13 @@ export function accountRoutes(deps: { route: AuthenticatedRouteDeps; accounts: A
       const { workspaceId } = request.principal;
       const query = parseOrThrow(historyQuerySchema, request.query, 'Invalid query parameters');
       const beforeRequestId = query.cursor === undefined ? undefined : decodeHistoryCursor(query.cursor, workspaceId);
-      const page = await callAccounts(() =>
-        deps.accounts.history.list.query({
-          workspaceId,
-          limit: query.limit,
-          ...(beforeRequestId ? { beforeRequestId } : {}),
-          ...(query.from ? { from: query.from } : {}),
-          ...(query.to ? { to: query.to } : {}),
-        }),
-      );
+      const page = await deps.accounts.history.list.query({
+        workspaceId,
+        limit: query.limit,
+        ...(beforeRequestId ? { beforeRequestId } : {}),
+        ...(query.from ? { from: query.from } : {}),
+        ...(query.to ? { to: query.to } : {}),
+      });
       const body: HistoryPage = {
         entries: page.entries,
         nextCursor: page.continueBefore ? encodeHistoryCursor(workspaceId, page.continueBefore) : null,

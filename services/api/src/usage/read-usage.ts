@@ -1,5 +1,6 @@
-import { callAccounts, MAX_ANSWERED_REQUEST_IDS, type AccountsClient } from '@comps/accounts/client';
 import type { Usage } from '@comps/shared/contract/usage';
+import { MAX_ANSWERED_REQUEST_IDS } from '@comps/shared/internal/accounts/accounts-contract';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 
 /**
@@ -9,5 +10,5 @@ import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox'
 export async function readUsage(deps: { accounts: AccountsClient; settlements: SettlementOutbox }, workspaceId: string): Promise<Usage> {
   // Normally a handful (settling takes well under a second); a stalled backlog is counted up to the limit.
   const answeredRequestIds = (await deps.settlements.pendingOf(workspaceId)).slice(0, MAX_ANSWERED_REQUEST_IDS);
-  return callAccounts(() => deps.accounts.usage.get.query({ workspaceId, answeredRequestIds }));
+  return (deps.accounts.usage.get.query({ workspaceId, answeredRequestIds }));
 }

@@ -11,7 +11,7 @@ import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
-import { JOB_WORKSPACE_HEADER } from '@comps/shared/jobs/job-csv-download';
+import { JOB_WORKSPACE_HEADER } from '@comps/shared/internal/jobs/job-csv-download';
 import { jobCsvChunks } from '../csv/job-csv-stream.js';
 import { getJob, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { callAccounts, type AccountsClient } from '@comps/accounts/client';
+import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { JobCreateBody, JobList, JobRecord } from '@comps/shared/contract/job';
 import { LIMITS } from '@comps/shared/contract/limits';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
@@ -106,7 +106,7 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
     }
     const active = await findActiveJob(deps.db, input.workspaceId);
     if (active) throw activeJobExists(active.id);
-    const usage = await callAccounts(() => deps.accounts.usage.get.query({ workspaceId: input.workspaceId }));
+    const usage = await deps.accounts.usage.get.query({ workspaceId: input.workspaceId });
     if (usage.remaining <= 0) throw new AppError('quota_exhausted', `The monthly quota of ${usage.plan.monthlyQuota} requests is used up`);
 
     const now = deps.now();

@@ -1,5 +1,5 @@
 import type { Logger } from '@comps/shared/logging/create-logger';
-import { createInternalTrpc } from '@comps/shared/trpc/internal-trpc';
+import { createInternalTrpc } from '@comps/shared/internal/internal-trpc';
 import type { JobServiceDeps } from '../jobs/job-service.js';
 
 export interface JobsContext {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import type { HistoryWriter } from '@comps/accounts/client';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import { jobPageQuery } from '@comps/shared/contract/job';
 import { withTransaction } from '@comps/shared/db/with-transaction';

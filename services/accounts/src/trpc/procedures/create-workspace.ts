@@ -1,15 +1,10 @@
-import { z } from 'zod';
-import { planIdSchema } from '@comps/shared/contract/usage';
+import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
 import { createWorkspace as create } from '../../workspaces/workspace-service.js';
 import { procedure } from '../trpc.js';
-import { issuedApiKeySchema } from './create-api-key.js';
 
-export const createWorkspaceInput = z.object({
-  name: z.string().trim().min(1).max(200),
-  planId: planIdSchema.default('free'),
-});
+const contract = accountsContract.workspaces.create;
 
 export const createWorkspace = procedure
-  .input(createWorkspaceInput)
-  .output(z.object({ workspaceId: z.string(), apiKey: issuedApiKeySchema }))
+  .input(contract.input)
+  .output(contract.output)
   .mutation(({ ctx, input }) => create(ctx.db, input));

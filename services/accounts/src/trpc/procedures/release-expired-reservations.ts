@@ -1,8 +1,11 @@
-import { z } from 'zod';
+import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
 import { releaseExpiredReservations as releaseExpired } from '../../ledger/ledger-service.js';
 import { procedure } from '../trpc.js';
 
-/** What the periodic sweeper does, on demand (operators, tests). */
+const contract = accountsContract.maintenance.releaseExpiredReservations;
+
+/** Run every QUOTA_SWEEP_INTERVAL_MS by the jobs service's task runner, once across processes. */
 export const releaseExpiredReservations = procedure
-  .output(z.object({ released: z.number().int() }))
+  .input(contract.input)
+  .output(contract.output)
   .mutation(async ({ ctx }) => ({ released: await releaseExpired(ctx.ledger) }));

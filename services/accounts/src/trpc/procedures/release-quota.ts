@@ -1,11 +1,10 @@
-import { z } from 'zod';
-import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
+import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
 import { releaseQuota as release } from '../../ledger/ledger-service.js';
 import { procedure } from '../trpc.js';
 
-export const releaseQuotaInput = z.object({ requestId: z.string().regex(REQUEST_ID_PATTERN) });
+const contract = accountsContract.quota.release;
 
 export const releaseQuota = procedure
-  .input(releaseQuotaInput)
-  .output(z.object({ released: z.boolean() }))
+  .input(contract.input)
+  .output(contract.output)
   .mutation(({ ctx, input }) => release(ctx.ledger, input.requestId));

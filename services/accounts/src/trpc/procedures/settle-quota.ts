@@ -1,12 +1,10 @@
-import { z } from 'zod';
-import { settleOutcomeSchema } from '@comps/shared/accounts/quota';
-import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
+import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
 import { settleQuota as settle } from '../../ledger/ledger-service.js';
 import { procedure } from '../trpc.js';
 
-export const settleQuotaInput = z.object({ requestId: z.string().regex(REQUEST_ID_PATTERN) });
+const contract = accountsContract.quota.settle;
 
 export const settleQuota = procedure
-  .input(settleQuotaInput)
-  .output(settleOutcomeSchema)
+  .input(contract.input)
+  .output(contract.output)
   .mutation(({ ctx, input }) => settle(ctx.ledger, input.requestId));

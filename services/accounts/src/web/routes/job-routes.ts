@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
-import type { JobSummary } from '../../jobs/jobs-gateway.js';
+import type { JobSummary } from '@comps/shared/contract/job';
 import { frameOf, sendPage, sessionOf } from '../respond.js';
 import { requestSignal } from '../request-signal.js';
 import { jobsPage } from '../views/jobs-page.js';

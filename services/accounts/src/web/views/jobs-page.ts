@@ -1,4 +1,4 @@
-import type { JobSummary } from '../../jobs/jobs-gateway.js';
+import type { JobSummary } from '@comps/shared/contract/job';
 import { html } from '../html.js';
 import { formatNumber, formatTime } from './format.js';
 import { layout, notice, type PageFrame } from './layout.js';

@@ -1,9 +1,10 @@
-import { z } from 'zod';
-import { jobRecordSchema } from '@comps/shared/contract/job';
+import { jobsContract } from '@comps/shared/internal/jobs/jobs-contract';
 import { cancelJob as cancel } from '../../jobs/job-service.js';
 import { procedure } from '../trpc.js';
 
+const contract = jobsContract.jobs.cancel;
+
 export const cancelJob = procedure
-  .input(z.object({ workspaceId: z.string().min(1).max(32), jobId: z.uuid() }))
-  .output(jobRecordSchema)
+  .input(contract.input)
+  .output(contract.output)
   .mutation(({ ctx, input }) => cancel(ctx.jobs, input.workspaceId, input.jobId));

@@ -1,9 +1,10 @@
-import { z } from 'zod';
-import { jobListSchema } from '@comps/shared/contract/job';
+import { jobsContract } from '@comps/shared/internal/jobs/jobs-contract';
 import { listJobs as list } from '../../jobs/job-service.js';
 import { procedure } from '../trpc.js';
 
+const contract = jobsContract.jobs.list;
+
 export const listJobs = procedure
-  .input(z.object({ workspaceId: z.string().min(1).max(32) }))
-  .output(jobListSchema)
+  .input(contract.input)
+  .output(contract.output)
   .query(({ ctx, input }) => list(ctx.jobs, input.workspaceId));

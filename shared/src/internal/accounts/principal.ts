@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { effectivePlanSchema } from '../contract/usage.js';
+import { effectivePlanSchema } from '../../contract/usage.js';
 import { quotaSnapshotSchema } from './quota.js';
 
 /** The caller behind an API key, as accounts reports it: the workspace, the key, the limits in force. */

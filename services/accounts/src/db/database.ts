@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 /**
  * Kysely's view of the schema. Names are camelCase here and snake_case in MySQL
@@ -102,7 +102,7 @@ export interface RequestHistoryTable {
   jobId: string | null;
 }
 
-export interface Database {
+export interface AccountsDatabase {
   plans: PlansTable;
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -120,3 +120,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKeyRow = Insertable<ApiKeysTable>;
 export type RequestHistoryRow = Selectable<RequestHistoryTable>;
 export type NewRequestHistoryRow = Insertable<RequestHistoryTable>;
+
+/** Accounts' tables through Kysely (createDb<AccountsDatabase>). */
+export type AccountsDb = Kysely<AccountsDatabase>;
+/** The pool or a transaction: repositories take whichever their caller holds. */
+export type AccountsExecutor = AccountsDb | Transaction<AccountsDatabase>;

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
-import { errorBodySchema } from '../contract/error-body.js';
-import { AppError } from '../errors/app-error.js';
-import { INTERNAL_TOKEN_HEADER } from '../http/require-internal-token.js';
-import type { InternalClientOptions } from '../trpc/internal-client.js';
+import { errorBodySchema } from '../../contract/error-body.js';
+import { AppError } from '../../errors/app-error.js';
+import { INTERNAL_TOKEN_HEADER } from '../../http/require-internal-token.js';
+import type { InternalClientOptions } from '../internal-client.js';
 
 /** The jobs service's internal CSV route takes the workspace in this header. */
 export const JOB_WORKSPACE_HEADER = 'x-workspace-id';

@@ -1,8 +1,8 @@
-import type { HistoryRecord } from '@comps/shared/accounts/history-record';
-import { callAccounts, type AccountsClient } from './accounts-client.js';
-import { AppError } from '@comps/shared/errors/app-error';
-import type { Logger } from '@comps/shared/logging/create-logger';
-import { TaskTracker } from '@comps/shared/runtime/task-tracker';
+import { AppError } from '../../errors/app-error.js';
+import type { Logger } from '../../logging/create-logger.js';
+import { TaskTracker } from '../../runtime/task-tracker.js';
+import type { AccountsClient } from './accounts-client.js';
+import type { HistoryRecord, HistorySink } from './history-record.js';
 
 const BATCH_SIZE = 200;
 const MAX_BUFFERED = 20_000;
@@ -15,7 +15,7 @@ const MAX_BUFFERED = 20_000;
  * hiccup and a clean shutdown. A batch accounts refuses (invalid, or failing there) would be refused
  * again: it is logged and dropped, not retried forever.
  */
-export class HistoryWriter {
+export class HistoryWriter implements HistorySink {
   private buffer: HistoryRecord[] = [];
   private flushing: Promise<void> | null = null;
   private readonly tasks: TaskTracker;
@@ -53,7 +53,7 @@ export class HistoryWriter {
       // The batch leaves the buffer while it is sent, so entries added meanwhile (or dropped when it is full) are not confused with it.
       const batch = this.buffer.splice(0, BATCH_SIZE);
       try {
-        await callAccounts(() => this.accounts.history.record.mutate({ entries: batch }));
+        await this.accounts.history.record.mutate({ entries: batch });
       } catch (error) {
         if (error instanceof AppError && error.code === 'service_unavailable') {
           // Accounts will be back: the batch goes first again, as much of it as the buffer has room for.

@@ -1,4 +1,4 @@
-import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient } from '@trpc/client';
+import { createTRPCUntypedClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { request, type Dispatcher } from 'undici';
 import type { ErrorDetail } from '../contract/error-body.js';
@@ -7,6 +7,7 @@ import { AppError } from '../errors/app-error.js';
 import { TRPC_BASE_PATH } from '../http/mount-trpc.js';
 import { INTERNAL_TOKEN_HEADER } from '../http/require-internal-token.js';
 import { deadline } from '../runtime/deadline.js';
+import { contractClient, type ContractClient, type ContractTree } from './procedure-contract.js';
 
 export interface InternalClientOptions {
   /** The service's internal address, e.g. http://127.0.0.1:4103. */
@@ -36,8 +37,12 @@ async function requestJson(url: string, init: RequestInit | undefined, timeoutMs
   }
 }
 
-/** A client of another service's internal tRPC router (the owning service exports one typed for its router). */
-export function createInternalClient<TRouter extends AnyRouter>({ url, internalToken, timeoutMs, dispatcher }: InternalClientOptions): TRPCClient<TRouter> {
+/**
+ * A client of another service's internal procedures, typed by their contract (see
+ * procedure-contract.ts). Every call keeps the contract across the boundary (see callInternal): an
+ * AppError raised there is raised here with the same code.
+ */
+export function createInternalClient<C extends ContractTree>(service: string, contract: C, { url, internalToken, timeoutMs, dispatcher }: InternalClientOptions): ContractClient<C> {
   const options = {
     url: `${url.replace(/\/$/, '')}${TRPC_BASE_PATH.replace(/\/$/, '')}`,
     headers: { [INTERNAL_TOKEN_HEADER]: internalToken },
@@ -46,7 +51,10 @@ export function createInternalClient<TRouter extends AnyRouter>({ url, internalT
     fetch: (input: unknown, init: RequestInit | undefined) => requestJson(String(input), init, timeoutMs, dispatcher),
   };
   // Our routers have no transformer; through the generic router type tRPC cannot see that.
-  return createTRPCClient<TRouter>({ links: [httpLink<TRouter>(options as unknown as Parameters<typeof httpLink<TRouter>>[0])] });
+  const transport = createTRPCUntypedClient<AnyRouter>({ links: [httpLink<AnyRouter>(options as unknown as Parameters<typeof httpLink<AnyRouter>>[0])] });
+  return contractClient(contract, (path, type, input, callOptions) =>
+    callInternal(service, () => (type === 'query' ? transport.query(path, input, callOptions) : transport.mutation(path, input, callOptions))),
+  );
 }
 
 /**

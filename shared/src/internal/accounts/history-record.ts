@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorCodeSchema } from '../contract/error-codes.js';
-import { marketSiteSchema } from '../contract/market-sites.js';
-import { REQUEST_ID_PATTERN } from '../ids.js';
+import { errorCodeSchema } from '../../contract/error-codes.js';
+import { marketSiteSchema } from '../../contract/market-sites.js';
+import { REQUEST_ID_PATTERN } from '../../ids.js';
 
 /**
  * What a service reports about one finished request (or one job page, or one bulk keyword), for the
@@ -25,3 +25,8 @@ export const historyRecordSchema = z.object({
   jobId: z.string().max(36).nullable(),
 });
 export type HistoryRecord = z.infer<typeof historyRecordSchema>;
+
+/** Where finished requests' entries go (accounts' history, in batches off the request path). */
+export interface HistorySink {
+  add(record: HistoryRecord): void;
+}

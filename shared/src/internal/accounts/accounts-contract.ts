@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { LIMITS } from '../../contract/limits.js';
+import { historyEntrySchema } from '../../contract/request-history.js';
+import { effectivePlanSchema, planIdSchema, usageSchema } from '../../contract/usage.js';
+import { requestIdSchema, workspaceIdSchema } from '../../ids.js';
+import { mutation, noInput, query } from '../procedure-contract.js';
+import { historyRecordSchema } from './history-record.js';
+import { principalSchema } from './principal.js';
+import { reserveOutcomeSchema, settleBatchOutcomeSchema, settleOutcomeSchema } from './quota.js';
+
+/** More than this many unsettled charges means settling has stalled for long; a usage read sends the first ones. */
+export const MAX_ANSWERED_REQUEST_IDS = 100_000;
+
+/** The key itself is in this answer only: it is stored as a hash. */
+export const issuedApiKeySchema = z.object({ apiKeyId: z.string(), key: z.string(), prefix: z.string(), lastFour: z.string() });
+
+export const passwordLinkSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  workspaceId: z.string(),
+  /** For the set-password link only; stored as a hash, in this answer once. */
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+
+export const linkHoursSchema = z.number().int().min(1).max(720).default(72);
+
+const email = z.string().min(3).max(254);
+
+/**
+ * The accounts service's internal procedures, as the api, jobs and the admin command call them
+ * (services/accounts implements each with these schemas).
+ */
+export const accountsContract = {
+  apiKeys: {
+    /** Callers send the SHA-256 of the key, so the key itself never crosses a service boundary. Null: unknown or revoked. */
+    authenticate: query(z.object({ keyHash: z.string().regex(/^[0-9a-f]{64}$/) }), principalSchema.nullable()),
+    create: mutation(z.object({ workspaceId: workspaceIdSchema, name: z.string().min(1).max(100).nullable().default(null) }), issuedApiKeySchema),
+    revoke: mutation(z.object({ keyOrId: z.string().min(1).max(200) }), z.object({ apiKeyId: z.string(), workspaceId: z.string() })),
+  },
+  workspaces: {
+    create: mutation(z.object({ name: z.string().trim().min(1).max(200), planId: planIdSchema.default('free') }), z.object({ workspaceId: z.string(), apiKey: issuedApiKeySchema })),
+    /** The limits in force for a workspace (its plan with the operator's overrides); unknown: `invalid_request`. */
+    get: query(z.object({ workspaceId: workspaceIdSchema }), z.object({ workspaceId: z.string(), plan: effectivePlanSchema })),
+    /** A number sets an override, null clears it (back to the plan's value), absent leaves it. */
+    setLimits: mutation(
+      z.object({
+        workspaceId: workspaceIdSchema,
+        planId: planIdSchema.optional(),
+        monthlyQuota: z.number().int().min(0).nullable().optional(),
+        rateLimit: z.number().int().min(1).nullable().optional(),
+        concurrency: z.number().int().min(1).nullable().optional(),
+      }),
+      effectivePlanSchema,
+    ),
+  },
+  users: {
+    /** An operator's `user create`: a user of an existing workspace, who sets a password through the link. */
+    create: mutation(z.object({ email, workspaceId: workspaceIdSchema, linkHours: linkHoursSchema }), passwordLinkSchema),
+    /** An operator's `user password-link`: a new link for an existing user (forgotten password, expired link). */
+    issuePasswordLink: mutation(z.object({ email, linkHours: linkHoursSchema }), passwordLinkSchema),
+  },
+  quota: {
+    /** An exhausted quota is an answer (`ok: false`), not an error. */
+    reserve: mutation(z.object({ workspaceId: workspaceIdSchema, requestId: requestIdSchema }), reserveOutcomeSchema),
+    settle: mutation(z.object({ requestId: requestIdSchema }), settleOutcomeSchema),
+    settleBatch: mutation(
+      z.object({
+        requestIds: z.array(requestIdSchema).min(1).max(500),
+        /** The charges' history entries, recorded in the same transaction. */
+        history: z.array(historyRecordSchema).max(500).default([]),
+      }),
+      settleBatchOutcomeSchema,
+    ),
+    release: mutation(z.object({ requestId: requestIdSchema }), z.object({ released: z.boolean() })),
+  },
+  usage: {
+    get: query(
+      z.object({
+        workspaceId: workspaceIdSchema,
+        /** Successes already answered whose charge may not be settled yet (the caller's settlement outbox knows them). */
+        answeredRequestIds: z.array(requestIdSchema).max(MAX_ANSWERED_REQUEST_IDS).default([]),
+      }),
+      usageSchema,
+    ),
+  },
+  history: {
+    record: mutation(z.object({ entries: z.array(historyRecordSchema).min(1).max(500) }), z.object({ recorded: z.number().int() })),
+    list: query(
+      z.object({
+        workspaceId: workspaceIdSchema,
+        limit: z.number().int().min(LIMITS.historyPageSize.min).max(LIMITS.historyPageSize.max),
+        beforeRequestId: requestIdSchema.optional(),
+        from: z.iso.date().optional(),
+        to: z.iso.date().optional(),
+      }),
+      z.object({ entries: z.array(historyEntrySchema), continueBefore: z.string().nullable() }),
+    ),
+  },
+  /** Upkeep that runs once across processes, as periodic tasks of the jobs service's task runner. */
+  maintenance: {
+    /** Reservations whose request died (past their lease) give their unit back. */
+    releaseExpiredReservations: mutation(noInput, z.object({ released: z.number().int() })),
+    /** History past 30 days, expired sessions and set-password links, and settled reservations past their month. */
+    purge: mutation(noInput, z.object({ deletedHistory: z.number().int(), deletedSessions: z.number().int(), deletedReservations: z.number().int() })),
+  },
+  health: {
+    /** Readiness, as callers see it: the service answers through its client and its database answers it. */
+    ping: query(noInput, z.object({ ok: z.literal(true) })),
+  },
+} as const;
