@@ -75,10 +75,10 @@ t.test('a crashed request\'s reservation is released by itself', async (t) => {
   t.ok((await accounts.quota.reserve.mutate({ workspaceId, requestId: crashed })).ok);
   t.notOk((await accounts.quota.reserve.mutate({ workspaceId, requestId: newRequestId() })).ok, 'the unit is held');
   const started = Date.now();
-  const retry = await eventually(async () => {
+  const retry = await eventually('the crashed request\'s unit comes back', async () => {
     const reserved = await accounts.quota.reserve.mutate({ workspaceId, requestId: newRequestId() });
     return reserved.ok ? reserved : undefined;
-  }, 5000, 100);
+  }, { timeoutMs: 5000, intervalMs: 100 });
   t.ok(retry.ok, `the unit came back after ${Date.now() - started} ms`);
   t.equal(await usedOf(workspaceId), 0, 'nothing was charged for the crashed request');
 });

@@ -57,7 +57,7 @@ t.test('a revoked key is refused within 5 seconds', async (t) => {
   t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200, 'works, and is now cached');
   const revokedAt = Date.now();
   await accountsClient(stack).apiKeys.revoke.mutate({ keyOrId: apiKey });
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 401 ? true : undefined), 5000, 100);
+  await eventually('the revoked key is refused', async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 401 ? true : undefined), { timeoutMs: 5000, intervalMs: 100 });
   const elapsed = Date.now() - revokedAt;
   t.ok(elapsed < 5000, `refused after ${elapsed} ms`);
 });
@@ -68,7 +68,7 @@ t.test('a second key of a workspace works, and revoking one leaves the other', a
   const second = await client.apiKeys.create.mutate({ workspaceId, name: 'ci' });
   t.match(second.key, /^sk_[0-9A-Za-z]{40}$/);
   await client.apiKeys.revoke.mutate({ keyOrId: second.apiKeyId });
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey: second.key })).status === 401 ? true : undefined));
+  await eventually('the second, revoked key is refused', async () => ((await request(stack.baseUrl, '/usage', { apiKey: second.key })).status === 401 ? true : undefined));
   t.equal((await request(stack.baseUrl, '/usage', { apiKey })).status, 200);
 });
 

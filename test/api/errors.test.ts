@@ -40,7 +40,7 @@ t.test('HEAD on a data endpoint is 405, uncharged, with no upstream call and no 
   const usage = await request(stack.baseUrl, '/usage', { apiKey: workspace.apiKey });
   t.equal(usage.body.used, 0, 'nothing charged');
   t.equal(usage.body.remaining, usage.body.plan.monthlyQuota, 'nothing reserved');
-  const history = await eventually(async () => {
+  const history = await eventually('the /usage request reaches the history', async () => {
     const page = await request(stack.baseUrl, '/requests', { apiKey: workspace.apiKey });
     return page.body.entries.length >= 1 ? page.body.entries : undefined;
   });

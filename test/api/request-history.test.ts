@@ -18,7 +18,7 @@ async function historyOf(workspace: TestWorkspace, query = ''): Promise<{ entrie
 
 /** History is written just after each answer; wait until `count` entries are there. */
 async function waitForEntries(workspace: TestWorkspace, count: number) {
-  return eventually(async () => {
+  return eventually(`${count} history entries`, async () => {
     const page = await accounts.history.list.query({ workspaceId: workspace.workspaceId, limit: 100 });
     return page.entries.length >= count ? page.entries : undefined;
   });

@@ -164,7 +164,7 @@ t.test('shutdown of the api ends open streams cleanly: each keyword finished and
     apiKey,
     body: { keywords: ['quick lamp sim:slow=100', 'long lamp sim:slow=20000', 'longer lamp sim:slow=20000'], count: 5 },
   });
-  await eventually(async () => (call.events.some((event) => event.event === 'result') ? true : undefined), 5000);
+  await eventually('the first result event', async () => (call.events.some((event) => event.event === 'result') ? true : undefined), { timeoutMs: 5000 });
   await own.processes.api.stop();
   await call.done;
   const complete = call.events.at(-1)!;

@@ -47,12 +47,12 @@ t.test('a new user signs up, makes a key, uses it, sees it used, revokes it and 
   t.equal(search.status, 200, 'the key works on the API');
 
   // The request shows on the dashboard (the quota) and in the history.
-  await eventually(async () => {
+  await eventually('the overview counts the charged request', async () => {
     await page.goto('/dashboard');
     const charged = await page.getByTestId('used').textContent();
     // The charge (the quota ledger) and the history entry (the chart) arrive separately, each within moments.
     return charged === '1' && (await page.locator('svg.chart rect.bar-charged').count()) === 1 ? true : undefined;
-  }, 10_000, 250);
+  }, { timeoutMs: 10_000, intervalMs: 250 });
   t.pass('the overview counts the request, and the chart has a bar for today');
   await saveScreenshot(page, 'overview');
 
@@ -82,7 +82,7 @@ t.test('a new user signs up, makes a key, uses it, sees it used, revokes it and 
   await page.waitForURL('**/dashboard/keys?revoked=*');
   const revokedAt = Date.now();
   t.match(await page.locator('tr', { hasText: 'journey backend' }).textContent(), /Revoked/, 'the list says revoked');
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey: key })).status === 401 ? true : undefined), 5000, 100);
+  await eventually('the revoked key is refused', async () => ((await request(stack.baseUrl, '/usage', { apiKey: key })).status === 401 ? true : undefined), { timeoutMs: 5000, intervalMs: 100 });
   t.ok(Date.now() - revokedAt <= 5000, `the API refuses it within 5 s (${Date.now() - revokedAt} ms)`);
 
   // Sign out: the session ends on the server, and the dashboard asks to sign in again.

@@ -34,13 +34,17 @@ export async function request<T = any>(baseUrl: string, path: string, options: R
   return { status: response.status, headers: response.headers, text, body: parsed as T };
 }
 
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000, intervalMs = 50): Promise<T> {
+/**
+ * Polls `check` until it returns a value other than undefined; after `timeoutMs` it fails naming
+ * what it waited for (`label`), so that a failure says which wait gave up.
+ */
+export async function eventually<T>(label: string, check: () => Promise<T | undefined>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
+  const { timeoutMs = 5000, intervalMs = 50 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms in vain for: ${label}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

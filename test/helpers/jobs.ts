@@ -22,8 +22,8 @@ export function waitForJob(
   until: (job: JobRecord) => boolean = (job) => ENDED.has(job.status),
   timeoutMs = 30_000,
 ): Promise<JobRecord> {
-  return eventually(async () => {
+  return eventually(`job ${jobId} reaches the state asked for`, async () => {
     const job = await jobResults(stack, apiKey, jobId);
     return until(job) ? job : undefined;
-  }, timeoutMs, 100);
+  }, { timeoutMs, intervalMs: 100 });
 }

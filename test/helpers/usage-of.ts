@@ -19,16 +19,16 @@ export interface HistoryView {
  * just after each answer (the settlement outbox), so this waits until every unit held is settled.
  */
 export async function usedOf(stack: TestStack, workspaceId: string): Promise<number> {
-  return eventually(async () => {
+  return eventually(`every unit held by ${workspaceId} is settled`, async () => {
     const usage = await accountsClient(stack).usage.get.query({ workspaceId });
     return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
-  }, 8000);
+  }, { timeoutMs: 8000 });
 }
 
 /** The workspace's history once it holds at least `count` entries (it is written just after each answer). */
 export async function historyOf(stack: TestStack, workspaceId: string, count: number): Promise<HistoryView[]> {
-  return eventually(async () => {
+  return eventually(`the history of ${workspaceId} holds ${count} entries`, async () => {
     const page = await accountsClient(stack).history.list.query({ workspaceId, limit: 100 });
     return page.entries.length >= count ? (page.entries as HistoryView[]) : undefined;
-  }, 8000);
+  }, { timeoutMs: 8000 });
 }

@@ -144,10 +144,10 @@ t.test("another workspace's job, an unknown id and an expired job are the same 4
   // 24 hours later (the clock moved by hand): gone for its owner too, and purged.
   await sql`UPDATE jobs SET expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ${job.jobId}`.execute(db);
   for (const [method, path] of routes(job.jobId)) assertError(t, await request(stack.baseUrl, path, { method, apiKey: owner.apiKey }), 404, 'job_not_found');
-  await eventually(async () => {
+  await eventually('the periodic purge deletes the expired job and its items', async () => {
     const rows = await sql<{ n: number }>`SELECT (SELECT COUNT(*) FROM jobs WHERE id = ${job.jobId}) + (SELECT COUNT(*) FROM job_items WHERE job_id = ${job.jobId}) AS n`.execute(db);
     return Number(rows.rows[0]?.n) === 0 ? true : undefined;
-  }, 5000, 200);
+  }, { timeoutMs: 5000, intervalMs: 200 });
   t.pass('the job, its keyword and its items are deleted by the periodic purge');
 });
 

@@ -48,10 +48,10 @@ t.test('a client that disconnects mid-search is not charged, and everything it h
   controller.abort();
   await gone;
   // Its permit and its reservation come back at once (not when their leases expire).
-  const next = await eventually(async () => {
+  const next = await eventually('the next slow search is admitted', async () => {
     const response = await slowSearch(stack.baseUrl, apiKey, 10);
     return response.status === 200 ? response : undefined;
-  }, 3000, 100);
+  }, { timeoutMs: 3000, intervalMs: 100 });
   t.equal(next.status, 200, 'the next request is admitted (concurrency 1)');
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.equal(await usedOf(stack, workspaceId), 1, 'only the answered request is charged');

@@ -108,7 +108,7 @@ t.test('charges a dead process left in the settlement outbox are taken over and 
     const pending = await redis.xPending(key, 'settlers');
     t.strictSame(pending.consumers, [{ name: 'dead-process', deliveriesCounter: 3 }], 'the dead process holds all three');
     t.equal(await usedOf(quick, workspaceId), 2, 'both charged once, the duplicate entry changing nothing');
-    t.ok(await eventually(async () => ((await redis.xLen(key)) === 0 ? true : undefined)), 'and the outbox is emptied');
+    t.ok(await eventually('the outbox is emptied', async () => ((await redis.xLen(key)) === 0 ? true : undefined)), 'and the outbox is emptied');
   } finally {
     redis.destroy();
   }

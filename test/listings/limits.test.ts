@@ -45,7 +45,7 @@ t.test('a process killed with SIGKILL while holding permits gives them back with
   await doomed.process.kill();
   await hanging;
   const started = Date.now();
-  await eventually(async () => ((await slow(apiKey, stack.baseUrl, 10)).status === 200 ? true : undefined), 8000, 200);
+  await eventually('a slow search is admitted again', async () => ((await slow(apiKey, stack.baseUrl, 10)).status === 200 ? true : undefined), { timeoutMs: 8000, intervalMs: 200 });
   const elapsed = Date.now() - started;
   t.ok(elapsed < 4000, `admitted again ${elapsed} ms after the kill, within a lease`);
 });

@@ -22,7 +22,7 @@ t.test('workspace create --plan and workspace limits', async (t) => {
   const limits = await runAdmin(stack, ['workspace', 'limits', '--workspace', created.workspaceId, '--quota', '250', '--rate', '7', '--concurrency', '3']);
   t.equal(limits.code, 0, limits.stderr);
   t.match(JSON.parse(limits.stdout), { workspaceId: created.workspaceId, plan: { id: 'pro', monthlyQuota: 250, rateLimit: { requests: 7 }, concurrency: 3 } });
-  const usage = await eventually(async () => {
+  const usage = await eventually('the api sees the new quota', async () => {
     const response = await request(stack.baseUrl, '/usage', { apiKey: created.apiKey });
     return response.body.plan.monthlyQuota === 250 ? response : undefined;
   });
@@ -41,7 +41,7 @@ t.test('key create and key revoke', async (t) => {
   const revoked = await runAdmin(stack, ['key', 'revoke', '--key', key.apiKey]);
   t.equal(revoked.code, 0, revoked.stderr);
   t.strictSame(JSON.parse(revoked.stdout), { revoked: true, apiKeyId: key.apiKeyId });
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey: key.apiKey })).status === 401 ? true : undefined));
+  await eventually('the revoked key is refused', async () => ((await request(stack.baseUrl, '/usage', { apiKey: key.apiKey })).status === 401 ? true : undefined));
   t.equal((await request(stack.baseUrl, '/usage', { apiKey: created.apiKey })).status, 200, 'the other key still works');
   const again = await runAdmin(stack, ['key', 'revoke', '--key', key.apiKey]);
   t.equal(again.code, 1, 'revoking twice is an error');

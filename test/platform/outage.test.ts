@@ -33,7 +33,7 @@ t.test('with Redis stopped, authenticated requests fail fast with 503 and recove
   t.equal((await request(stack.baseUrl, '/v1/capabilities')).status, 200, 'capabilities need no Redis');
   t.equal((await request(`http://127.0.0.1:${stack.ports.apiInternal}`, '/readyz')).status, 503, 'the api reports unready');
   await redis.start();
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 10_000, 200);
+  await eventually('the api answers /usage again', async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), { timeoutMs: 10_000, intervalMs: 200 });
   t.pass('works again once Redis is back');
 });
 
@@ -52,7 +52,7 @@ t.test('with Redis hung (SIGSTOP), requests answer 503 within about a second and
   } finally {
     redis.resume();
   }
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 5000, 100);
+  await eventually('the api answers /usage again', async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), { timeoutMs: 5000, intervalMs: 100 });
   t.equal((await request(stack.baseUrl, '/v1/scrape?keyword=lamp', { apiKey })).status, 200, 'searches work again at once');
 });
 
@@ -69,15 +69,15 @@ t.test('with MariaDB stopped, authenticated requests fail fast with 503 and reco
   assertError(t, (await timed('/usage')).response, 503, 'service_unavailable');
   t.equal((await request(stack.accountsInternalUrl, '/readyz')).status, 503, 'accounts reports unready');
   await mariadb.start();
-  await eventually(async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), 15_000, 200);
+  await eventually('the api answers /usage again', async () => ((await request(stack.baseUrl, '/usage', { apiKey })).status === 200 ? true : undefined), { timeoutMs: 15_000, intervalMs: 200 });
   t.pass('works again once MariaDB is back');
 });
 
 t.test('the history of requests made during the outage is kept', async (t) => {
-  const { body } = await eventually(async () => {
+  const { body } = await eventually('four 503 entries reach the history', async () => {
     const response = await request(stack.baseUrl, '/requests?limit=100', { apiKey });
     const statuses = (response.body?.entries ?? []).map((entry: { status: number }) => entry.status);
     return statuses.filter((status: number) => status === 503).length >= 4 ? response : undefined;
-  }, 10_000, 200);
+  }, { timeoutMs: 10_000, intervalMs: 200 });
   t.ok(body.entries.length >= 8, `${body.entries.length} entries`);
 });

@@ -17,7 +17,7 @@ t.test('a restart of Redis with its data loses no charge and no idempotency reco
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 20 });
   // The first charge is settled at once; the settler then waits before its next batch.
   t.equal((await request(stack.baseUrl, '/v1/scrape?keyword=warm+up&count=5', { apiKey })).status, 200);
-  await eventually(async () => ((await accounts.usage.get.query({ workspaceId })).used === 1 ? true : undefined));
+  await eventually('the warm-up charge is settled', async () => ((await accounts.usage.get.query({ workspaceId })).used === 1 ? true : undefined));
 
   const keyed = { apiKey, headers: { 'idempotency-key': 'before-restart' } };
   const first = await request(stack.baseUrl, '/v1/scrape?keyword=lamp&count=5', keyed);
@@ -35,17 +35,17 @@ t.test('a restart of Redis with its data loses no charge and no idempotency reco
   await redis.stop();
   await redis.start();
 
-  const replay = await eventually(async () => {
+  const replay = await eventually('the keyed search answers again after the restart', async () => {
     const response = await request(stack.baseUrl, '/v1/scrape?keyword=lamp&count=5', keyed);
     return response.status === 200 ? response : undefined;
-  }, 10_000, 200);
+  }, { timeoutMs: 10_000, intervalMs: 200 });
   t.equal(replay.headers.get('idempotent-replayed'), 'true', 'the key replays after the restart');
   t.equal(replay.text, first.text, 'the same bytes');
 
-  const settled = await eventually(async () => {
+  const settled = await eventually('all eleven charges are settled', async () => {
     const usage = await accounts.usage.get.query({ workspaceId });
     return usage.used + usage.remaining === usage.plan.monthlyQuota && usage.used >= 11 ? usage : undefined;
-  }, 30_000, 250);
+  }, { timeoutMs: 30_000, intervalMs: 250 });
   t.equal(settled.used, 11, 'every answered success charged, once (the replay is free)');
   const history = await historyOf(stack, workspaceId, 12);
   t.equal(history.filter((entry) => entry.charged === 1).length, 11, 'the history agrees');

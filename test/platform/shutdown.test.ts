@@ -42,7 +42,7 @@ t.test('a second SIGTERM during the shutdown does not cut it short: searches in 
   process.kill(api, 'SIGTERM');
   const answers = await Promise.all(searches);
   t.strictSame(answers.map((answer) => answer.status), [200, 200, 200, 200, 200], 'every search in flight finished 200');
-  await eventually(async () => (isAlive(api) ? undefined : true), 15_000);
+  await eventually('the api process exits', async () => (isAlive(api) ? undefined : true), { timeoutMs: 15_000 });
   t.pass('the api exited');
   t.match(await readLog(stack), /"service":"api","reason":"SIGTERM","msg":"already shutting down"/, 'the second signal was noted, not obeyed');
   t.match(await readLog(stack), /"service":"api","msg":"stopped"/, 'the api ran its whole shutdown');
@@ -72,14 +72,14 @@ async function startService(stack: TestStack, name: 'accounts' | 'jobs', ports: 
 }
 
 async function waitReady(port: string) {
-  await eventually(async () => {
+  await eventually(`the service on port ${port} is ready`, async () => {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`);
       return response.ok ? true : undefined;
     } catch {
       return undefined;
     }
-  }, 30_000);
+  }, { timeoutMs: 30_000 });
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
@@ -112,7 +112,7 @@ t.test('a service follows its launcher when the launcher is killed', async (t) =
   const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
   await waitReady(internal);
   parent.kill('SIGKILL');
-  await eventually(async () => (isAlive(pid) ? undefined : true), 15_000).catch(() => undefined);
+  await eventually('accounts exits after its launcher died', async () => (isAlive(pid) ? undefined : true), { timeoutMs: 15_000 }).catch(() => undefined);
   t.notOk(isAlive(pid), 'accounts exited once its launcher was gone');
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 });

@@ -37,8 +37,8 @@ async function main(): Promise<void> {
   const internalAgent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
   const accounts = createAccountsClient({ url: shared.accountsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: internalAgent });
   const jobsHttp = { url: config.jobsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: internalAgent };
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), logger);
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
   const streams = new TaskTracker((error) => logger.warn({ err: String(error) }, 'recording a stream\'s history failed'));
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();

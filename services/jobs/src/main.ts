@@ -35,11 +35,11 @@ async function main(): Promise<void> {
   const redisConnected = connectInBackground(redis, logger);
   const accountsAgent = new Agent({ connections: 32, keepAliveTimeout: 30_000 });
   const accounts = createAccountsClient({ url: shared.accountsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: accountsAgent });
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), logger);
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
 
   const worker = new JobWorker(
-    { db, meter: metering.meter, history, concurrencyOf: workspaceConcurrency(accounts), logger, now },
+    { db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now },
     config.worker,
   );
   const background = new TaskTracker((error) => logger.warn({ err: String(error) }, 'job wake-up not published; other processes see the job at their next poll'));

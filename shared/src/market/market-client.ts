@@ -1,8 +1,10 @@
 import type { ListingQuery } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';
 import { AppError } from '../errors/app-error.js';
+import { buildListingCollection } from './build-collection.js';
 import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
 import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
+import type { MarketCall, MarketValue } from './market-call.js';
 import type { MarketConfig } from './market-config.js';
 import { readItemPage, type ParsedItemPage } from './parse/item-page.js';
 import { PageText } from './parse/page-text.js';
@@ -67,6 +69,21 @@ export class MarketClient {
     const url = buildItemUrl(this.config.origins[site], itemId);
     const answer = await this.get(url, site, signal);
     return { result: interpretItemAnswer(answer, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+  }
+
+  /**
+   * One call answered in the contract's shape: a search or category browse as a listing collection,
+   * an item as its details, each carrying the request's id and where and when it was fetched.
+   */
+  async answer<C extends MarketCall>(call: C, requestId: string, signal?: AbortSignal): Promise<MarketValue<C>> {
+    if (call.kind === 'item') {
+      const fetched = await this.item(call.itemId, call.marketSite, signal);
+      const source = { marketSite: call.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs };
+      return { ...fetched.result, marketSite: call.marketSite, source, requestId } as MarketValue<C>;
+    }
+    const fetched = await this.search(call.query, signal);
+    const source = { marketSite: call.query.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs };
+    return buildListingCollection(fetched.result, call.query, source, requestId) as MarketValue<C>;
   }
 
   close(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import { MarketClient } from '../market/market-client.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
@@ -18,7 +19,7 @@ export interface Metering {
  * The metering module as a service wires it: the meter, its admission and the settlement outbox
  * (with a Redis connection of its own, for blocking reads), sharing the service's Redis client.
  */
-export function createMetering(config: MeteringConfig, redis: RedisClient, ledger: QuotaLedger, logger: Logger): Metering {
+export function createMetering(config: MeteringConfig, redis: RedisClient, ledger: QuotaLedger, history: HistorySink, logger: Logger): Metering {
   const settlementReader = createRedisClient({ url: config.redisUrl, commandTimeoutMs: 5000 }, logger);
   const readerConnected = connectInBackground(settlementReader, logger);
   const settlements = new SettlementOutbox(redis, settlementReader, ledger, logger, {
@@ -33,6 +34,7 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
     market,
     admission,
     ledger,
+    history,
     dataGate: config.dataGate,
     enabledSites: config.enabledSites,
     capacityWaitMs: config.upstream.waitMs,

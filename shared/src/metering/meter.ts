@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { HistoryRecord } from '../internal/accounts/history-record.js';
-import type { QuotaSnapshot } from '../internal/accounts/quota.js';
 import type { Capabilities } from '../contract/capabilities.js';
-import type { ItemDetails } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';
 import { AppError } from '../errors/app-error.js';
+import type { HistoryRecord, HistorySink } from '../internal/accounts/history-record.js';
+import type { QuotaSnapshot } from '../internal/accounts/quota.js';
 import type { Logger } from '../logging/create-logger.js';
-import { buildListingCollection } from '../market/build-collection.js';
+import { dataKindOf, hasSearchText, siteOf, type MarketCall, type MarketValue } from '../market/market-call.js';
 import type { MarketClient } from '../market/market-client.js';
 import { abortableSleep } from '../runtime/abortable-sleep.js';
 import type { Admission, Permit } from './admission.js';
-import { dataKindOf, hasSearchText, siteOf, type MarketCall, type MarketValue } from './market-call.js';
 import type { QuotaLedger } from './quota-ledger.js';
 
 export interface MeterDeps {
-  market: MarketClient;
+  market: Pick<MarketClient, 'answer'>;
   admission: Admission;
   ledger: QuotaLedger;
+  /** Where the entries of calls that are not charged go (a charged call's entry travels with its charge). */
+  history: HistorySink;
   dataGate: Capabilities['dataGate'];
   enabledSites: readonly MarketSite[];
   /** How long a single request waits for shared capacity before it is refused. */
@@ -35,6 +35,12 @@ export interface HistoryContext {
   apiKeyPrefix: string | null;
 }
 
+/** The answer of a call, as it is handed over: the value and the quota figures with its unit taken. */
+export interface MeteredAnswer<V> {
+  value: V;
+  quota: QuotaSnapshot;
+}
+
 export interface MeteredCall<C extends MarketCall> {
   workspace: { id: string; concurrency: number };
   /** The call's own request id: its reservation, its charge and its history entry go by it. */
@@ -44,7 +50,7 @@ export interface MeteredCall<C extends MarketCall> {
   signal: AbortSignal;
   /**
    * Abandons the call only while it waits for admission (a job cancelled while its page waits its
-   * turn); once admitted, the call runs to its end and is charged if it succeeds.
+   * turn); once admitted, the call runs to its end.
    */
   stopWaiting?: AbortSignal;
   /**
@@ -54,71 +60,47 @@ export interface MeteredCall<C extends MarketCall> {
    */
   patience: 'brief' | 'patient';
   /**
-   * Asked once the answer is read, before it is charged: `false` means the answer is no longer
-   * wanted (a job page fetched ahead of a page that ended the job), and everything taken is given
-   * back uncharged. The permits are held while it decides.
+   * Hands the answer over (writes the response, sends the event, stores the page) while the permits
+   * and the reservation are still held, and says whether it was received whole. Only an answer
+   * received whole is charged; one that was not (the caller hung up, the job no longer wants the
+   * page) is given back and recorded as 499. Waiting here is the deliverer's own business: it must
+   * end (it is not cut short by `signal`).
    */
-  confirm?: () => Promise<boolean>;
+  deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean>;
   /** Told once the call is admitted and its quota reserved (a job starts its next page then, so pages take quota in order). */
   onReserved?: () => void;
   history: HistoryContext;
 }
 
-export type MeterOutcome<V> =
-  | {
-      ok: true;
-      value: V;
-      quota: QuotaSnapshot;
-      record: HistoryRecord;
-      /**
-       * The entry went with the charge (the settlement records it with the charge): nobody writes it
-       * again. Otherwise the caller hands `record` to its history writer.
-       */
-      recorded: boolean;
-    }
-  | {
-      ok: false;
-      error: AppError;
-      /** The quota figures when the ledger was asked (for the `X-Quota-*` headers). */
-      quota: QuotaSnapshot | null;
-      record: HistoryRecord;
-      /**
-       * The signal abandoned the call (the error is then the signal's reason, or a 499 for a caller
-       * that left), or its answer was not confirmed; nothing was charged.
-       */
-      abandoned: boolean;
-    };
+/**
+ * How a call ended. Its history entry is written whatever the end (with the charge when charged,
+ * through the history sink otherwise), so callers never handle one.
+ */
+export type MeterOutcome =
+  /** Received whole; `charged` is false only when neither Redis nor accounts could take the charge (a success left free). */
+  | { kind: 'delivered'; charged: boolean; quota: QuotaSnapshot }
+  /** The answer was read but not received (the deliverer said so): nothing charged. */
+  | { kind: 'undelivered'; quota: QuotaSnapshot }
+  /** Refused or failed: the error to answer with; nothing charged. */
+  | { kind: 'failed'; error: AppError; quota: QuotaSnapshot | null }
+  /** The signal (or `stopWaiting`, before admission) ended the call before its answer; the error is why. */
+  | { kind: 'abandoned'; error: AppError; quota: QuotaSnapshot | null };
 
-/** Status recorded for a caller that went away before its answer (the convention of nginx and others). */
+/** Status recorded for an answer its caller did not receive (the convention of nginx and others). */
 export const CALLER_LEFT_STATUS = 499;
 
-/** The history entry of a call, from what it was and what came of it. */
-export function historyRecordOf(
-  input: Pick<MeteredCall<MarketCall>, 'requestId' | 'workspace' | 'call' | 'history'>,
-  outcome: Pick<HistoryRecord, 'status' | 'code' | 'charged' | 'resultCount' | 'durationMs'>,
-): HistoryRecord {
-  return {
-    requestId: input.requestId,
-    workspaceId: input.workspace.id,
-    apiKeyId: input.history.apiKeyId,
-    apiKeyPrefix: input.history.apiKeyPrefix,
-    method: input.history.method,
-    path: input.history.path,
-    jobId: input.history.jobId,
-    marketSite: siteOf(input.call),
-    hasKeyword: hasSearchText(input.call),
-    ...outcome,
-  };
-}
-
 const POLL_MS = 50;
+
+/** A call that never reached the marketplace, for the history entry of a refusal made around the meter. */
+export type RefusedCall = Pick<MeteredCall<MarketCall>, 'requestId' | 'workspace' | 'call' | 'history'>;
 
 /**
  * One metered marketplace call, the same for a search, a job page and a bulk keyword: the data
  * gate and the site, admission (the workspace's concurrency and the shared upstream capacity, one
  * Redis round trip), the quota reservation (one round trip to accounts), exactly one marketplace
- * call, then the charge (handed to the settlement outbox with the permits' release, one round trip)
- * or the release of everything taken. A failure at any step gives back what was taken before it.
+ * call, the delivery of its answer, then the charge (handed to the settlement outbox with the
+ * permits' release, one round trip) or the release of everything taken. A failure at any step gives
+ * back what was taken before it. Every call leaves one history entry.
  */
 export class Meter {
   private readonly clock: () => number;
@@ -127,28 +109,30 @@ export class Meter {
     this.clock = deps.clock ?? Date.now;
   }
 
-  async run<C extends MarketCall>(input: MeteredCall<C>): Promise<MeterOutcome<MarketValue<C>>> {
+  async run<C extends MarketCall>(input: MeteredCall<C>): Promise<MeterOutcome> {
     const started = this.clock();
-    const record = (facts: Pick<HistoryRecord, 'status' | 'code' | 'charged' | 'resultCount'>): HistoryRecord =>
+    const entry = (facts: Pick<HistoryRecord, 'status' | 'code' | 'charged' | 'resultCount'>): HistoryRecord =>
       historyRecordOf(input, { ...facts, durationMs: Math.max(0, Math.round(this.clock() - started)) });
-    const fail = (error: AppError, quota: QuotaSnapshot | null, declined = false): MeterOutcome<MarketValue<C>> => {
-      const abandoned = declined || input.signal.aborted || Boolean(input.stopWaiting?.aborted && quota === null);
-      const left = input.signal.aborted && !(input.signal.reason instanceof AppError);
-      return {
-        ok: false,
-        error: input.signal.aborted && input.signal.reason instanceof AppError ? input.signal.reason : error,
-        quota,
-        abandoned,
-        record: record({ status: left ? CALLER_LEFT_STATUS : error.status, code: left ? null : error.code, charged: 0, resultCount: null }),
-      };
+    const fail = (error: AppError, quota: QuotaSnapshot | null): MeterOutcome => {
+      const stopped = input.signal.aborted || Boolean(input.stopWaiting?.aborted && quota === null);
+      const reason = input.signal.aborted && input.signal.reason instanceof AppError ? input.signal.reason : error;
+      const callerLeft = input.signal.aborted && !(input.signal.reason instanceof AppError);
+      this.deps.history.add(entry({ status: callerLeft ? CALLER_LEFT_STATUS : reason.status, code: callerLeft ? null : reason.code, charged: 0, resultCount: null }));
+      return stopped ? { kind: 'abandoned', error: reason, quota } : { kind: 'failed', error: reason, quota };
     };
 
     const closed = this.refusalFor(input.call);
     if (closed) return fail(closed, null);
 
     // A permit of its own per run: two runs of one request id (a job page taken over) never share one.
-    const admitted = await this.admit(input, `${input.requestId}:${randomBytes(4).toString('hex')}`);
+    let admitted: Permit | AppError;
+    try {
+      admitted = await this.admit(input, `${input.requestId}:${randomBytes(4).toString('hex')}`);
+    } catch (error) {
+      return fail(this.unexpected(error), null);
+    }
     if (admitted instanceof AppError) return fail(admitted, null);
+    const permit = admitted;
 
     let reservation: Awaited<ReturnType<QuotaLedger['reserve']>>;
     try {
@@ -156,60 +140,67 @@ export class Meter {
     } catch (error) {
       // The reservation may have been made before the call failed (a timeout): release it too (a release
       // of none is nothing), so that it does not hold a unit until it expires.
-      await this.giveBack(admitted, input.requestId);
-      throw error;
+      await this.giveBack(permit, input.requestId);
+      return fail(this.unexpected(error), null);
     }
     const { limit, used, remaining } = reservation;
     if (!reservation.ok) {
-      await this.giveBack(admitted, null);
+      await this.giveBack(permit, null);
       // Units held by requests still in flight are not available either: nothing remains to start.
       return fail(new AppError('quota_exhausted', `The monthly quota of ${limit} requests is used up`), { limit, used, remaining: 0 });
     }
     input.onReserved?.();
+    const quota = { limit, used, remaining };
+    // Once given back, the unit is free again (now, or when the reservation expires): the figures say so.
+    const quotaGivenBack = { limit, used, remaining: Math.min(limit - used, remaining + 1) };
 
     let value: MarketValue<C>;
     try {
-      value = await this.fetch(input);
+      value = await this.deps.market.answer(input.call, input.requestId, input.signal);
       // A caller that left while the page was read is not charged for an answer it will never get.
       input.signal.throwIfAborted();
     } catch (error) {
-      await this.giveBack(admitted, input.requestId);
-      // The unit is free again (now, or when the reservation expires): the figures say so.
-      const quota = { limit, used, remaining: Math.min(limit - used, remaining + 1) };
-      if (error instanceof AppError) return fail(error, quota);
-      if (input.signal.aborted) return fail(new AppError('service_unavailable', 'The call was abandoned'), quota);
+      await this.giveBack(permit, input.requestId);
+      if (error instanceof AppError) return fail(error, quotaGivenBack);
+      if (input.signal.aborted) return fail(new AppError('service_unavailable', 'The call was abandoned'), quotaGivenBack);
+      return fail(this.unexpected(error), quotaGivenBack);
+    }
+    const resultCount = 'items' in value ? value.items.length : 1;
+
+    let delivered: boolean;
+    try {
+      delivered = await input.deliver({ value, quota });
+    } catch (error) {
+      // Handing the answer over failed (a page that could not be stored): nothing charged, the caller decides what next.
+      await this.giveBack(permit, input.requestId);
+      this.deps.history.add(entry({ status: 500, code: 'internal_error', charged: 0, resultCount }));
       throw error;
     }
-
-    if (input.confirm && !(await this.confirmed(input.confirm, input.signal))) {
-      await this.giveBack(admitted, input.requestId);
-      return fail(new AppError('service_unavailable', 'The answer was not needed after all'), { limit, used, remaining: Math.min(limit - used, remaining + 1) }, true);
+    if (!delivered) {
+      await this.giveBack(permit, input.requestId);
+      this.deps.history.add(entry({ status: CALLER_LEFT_STATUS, code: null, charged: 0, resultCount }));
+      return { kind: 'undelivered', quota: quotaGivenBack };
     }
 
-    const resultCount = value && 'items' in value ? value.items.length : 1;
+    const charged = entry({ status: 200, code: null, charged: 1, resultCount });
     try {
-      const charged = record({ status: 200, code: null, charged: 1, resultCount });
-      await this.deps.admission.complete(admitted, { requestId: input.requestId, history: charged });
-      return { ok: true, value, quota: { limit, used, remaining }, record: charged, recorded: true };
+      await this.deps.admission.complete(permit, { requestId: input.requestId, history: charged });
+      return { kind: 'delivered', charged: true, quota };
     } catch (error) {
-      // Without Redis the charge is settled here: an answered success is never left unsettled.
+      // Without Redis the charge is settled here: a delivered success is never left unsettled.
       this.deps.logger.warn({ err: String(error) }, 'settlement outbox unavailable; settling directly');
     }
     try {
       const settled = await this.deps.ledger.settle(input.requestId);
-      return {
-        ok: true,
-        value,
-        quota: { limit: settled.limit, used: settled.used, remaining: settled.remaining },
-        record: record({ status: 200, code: null, charged: settled.charged ? 1 : 0, resultCount }),
-        recorded: false,
-      };
+      this.deps.history.add({ ...charged, charged: settled.charged ? 1 : 0 });
+      return { kind: 'delivered', charged: settled.charged, quota: { limit: settled.limit, used: settled.used, remaining: settled.remaining } };
     } catch (error) {
-      // The answer is ready: it is given. Its charge is in the outbox if the handover reached Redis,
-      // else its reservation expires unsettled (a success not charged, never a failure charged). Its
-      // entry says not charged: should the outbox settle it after all, its entry (charged) wins.
+      // The answer was received: its charge is in the outbox if the handover reached Redis, else its
+      // reservation expires unsettled (a success not charged, never a failure charged). Its entry says
+      // not charged: should the outbox settle it after all, its entry (charged) wins.
       this.deps.logger.error({ err: String(error), requestId: input.requestId }, 'charge neither handed over nor settled; the reservation will expire');
-      return { ok: true, value, quota: { limit, used, remaining }, record: record({ status: 200, code: null, charged: 0, resultCount }), recorded: false };
+      this.deps.history.add({ ...charged, charged: 0 });
+      return { kind: 'delivered', charged: false, quota };
     }
   }
 
@@ -228,6 +219,18 @@ export class Meter {
       return new AppError('site_not_enabled', `${site} is not enabled on this service (see GET /v1/capabilities)`);
     }
     return null;
+  }
+
+  /** The history entry of a call refused before it reached the meter (a bulk keyword over the rate, one a stopping service never ran). */
+  recordRefusal(call: RefusedCall, error: AppError): void {
+    this.deps.history.add(historyRecordOf(call, { status: error.status, code: error.code, charged: 0, resultCount: null, durationMs: 0 }));
+  }
+
+  /** A dependency's failure as the contract's error (an AppError already is one; anything else is logged and internal). */
+  private unexpected(error: unknown): AppError {
+    if (error instanceof AppError) return error;
+    this.deps.logger.error({ err: error }, 'metered call failed unexpectedly');
+    return new AppError('internal_error', 'Internal error', { cause: error });
   }
 
   /** Admission, waiting as the call's patience allows; a refusal is the AppError to answer with. */
@@ -252,42 +255,7 @@ export class Meter {
     }
   }
 
-  private async fetch<C extends MarketCall>(input: MeteredCall<C>): Promise<MarketValue<C>> {
-    const { call, signal, requestId } = input;
-    if (call.kind === 'item') {
-      const fetched = await this.deps.market.item(call.itemId, call.marketSite, signal);
-      const details: ItemDetails = {
-        ...fetched.result,
-        marketSite: call.marketSite,
-        source: { marketSite: call.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs },
-        requestId,
-      };
-      return details as MarketValue<C>;
-    }
-    const fetched = await this.deps.market.search(call.query, signal);
-    const source = { marketSite: call.query.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs };
-    return buildListingCollection(fetched.result, call.query, source, requestId) as MarketValue<C>;
-  }
-
   /** Gives back the permits and, when one was taken, the reservation; failures here only delay what expiry does anyway. */
-  /** Whether the caller still wants the answer: a caller that stops (its signal) or cannot say is taken as no. */
-  private async confirmed(confirm: () => Promise<boolean>, signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return false;
-    let stop!: () => void;
-    const stopped = new Promise<boolean>((resolve) => {
-      stop = () => resolve(false);
-      signal.addEventListener('abort', stop, { once: true });
-    });
-    try {
-      return await Promise.race([confirm(), stopped]);
-    } catch (error) {
-      this.deps.logger.warn({ err: String(error) }, 'confirming an answer failed; it is given back uncharged');
-      return false;
-    } finally {
-      signal.removeEventListener('abort', stop);
-    }
-  }
-
   private async giveBack(permit: Permit, reservedRequestId: string | null): Promise<void> {
     await Promise.all([
       this.deps.admission.complete(permit, null).catch((error: unknown) =>
@@ -300,4 +268,23 @@ export class Meter {
         : undefined,
     ]);
   }
+}
+
+/** The history entry of a call, from what it was and what came of it. */
+function historyRecordOf(
+  input: RefusedCall,
+  outcome: Pick<HistoryRecord, 'status' | 'code' | 'charged' | 'resultCount' | 'durationMs'>,
+): HistoryRecord {
+  return {
+    requestId: input.requestId,
+    workspaceId: input.workspace.id,
+    apiKeyId: input.history.apiKeyId,
+    apiKeyPrefix: input.history.apiKeyPrefix,
+    method: input.history.method,
+    path: input.history.path,
+    jobId: input.history.jobId,
+    marketSite: siteOf(input.call),
+    hasKeyword: hasSearchText(input.call),
+    ...outcome,
+  };
 }

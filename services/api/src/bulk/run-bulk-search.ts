@@ -7,8 +7,8 @@ import type { ListingCollection } from '@comps/shared/contract/listing';
 import { AppError } from '@comps/shared/errors/app-error';
 import { EventStream } from '@comps/shared/http/event-stream';
 import { newRequestId } from '@comps/shared/ids';
-import type { MarketCall } from '@comps/shared/metering/market-call';
-import { historyRecordOf, type Meter } from '@comps/shared/metering/meter';
+import type { MarketCall } from '@comps/shared/market/market-call';
+import type { Meter } from '@comps/shared/metering/meter';
 import type { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
 import { abortableSleep } from '@comps/shared/runtime/abortable-sleep';
@@ -82,9 +82,7 @@ export function runBulkSearch(deps: BulkSearchDeps, input: { principal: Principa
   const fail = (index: number, keyword: string, requestId: string, error: AppError, recorded = true) => {
     tally.failed += 1;
     // Every keyword that was tried has its history entry (the meter made those of the calls it ran).
-    if (!recorded) {
-      records.push(historyRecordOf({ requestId, workspace, call: callOf(keyword), history }, { status: error.status, code: error.code, charged: 0, resultCount: null, durationMs: 0 }));
-    }
+    if (!recorded) deps.meter.recordRefusal({ requestId, workspace, call: callOf(keyword), history }, error);
     const event: BulkErrorEvent = { index, keyword, requestId, error: error.message, code: error.code, ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}) };
     stream.send('error', event);
   };
@@ -120,6 +118,7 @@ export function runBulkSearch(deps: BulkSearchDeps, input: { principal: Principa
       if (refused || signal.aborted) {
         fail(index, keyword, requestId, refused ?? (signal.reason as AppError), false);
       } else {
+        let answered: ListingCollection | undefined;
         const outcome = await deps.meter.run({
           workspace,
           requestId,
@@ -127,15 +126,18 @@ export function runBulkSearch(deps: BulkSearchDeps, input: { principal: Principa
           signal,
           patience: 'patient',
           history,
+          deliver: async ({ value }) => {
+            answered = value as ListingCollection;
+            return true;
+          },
         });
-        if (!(outcome.ok && outcome.recorded)) records.push(outcome.record);
-        if (outcome.ok) {
+        if (outcome.kind === 'delivered') {
           tally.succeeded += 1;
-          tally.charged += outcome.record.charged;
-          const { items, pagination, dataQuality } = outcome.value as ListingCollection;
+          tally.charged += outcome.charged ? 1 : 0;
+          const { items, pagination, dataQuality } = answered!;
           const event: BulkResultEvent = { index, keyword, requestId, items, pagination, dataQuality };
           stream.send('result', event);
-        } else {
+        } else if (outcome.kind !== 'undelivered') {
           fail(index, keyword, requestId, outcome.error);
         }
       }

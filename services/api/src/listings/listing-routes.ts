@@ -4,8 +4,8 @@ import { categoryParamsSchema, itemIdSchema, itemQueryObject, searchParamsSchema
 import { marketSiteSchema } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
-import type { MarketCall } from '@comps/shared/metering/market-call';
-import type { Meter } from '@comps/shared/metering/meter';
+import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
+import type { Meter, MeteredAnswer } from '@comps/shared/metering/meter';
 import { authenticatedRoute, type AuthenticatedRouteDeps } from '../http/authenticated-route.js';
 import type { ApiRequest, RequestFacts, RouteResult } from '../http/route-result.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key.js';
@@ -37,6 +37,7 @@ function factsOf(takesKeyword: boolean) {
 /** One metered call, serialized once: an idempotent replay sends these exact bytes again. */
 async function metered(deps: ListingRouteDeps, request: ApiRequest, path: string, call: MarketCall): Promise<RouteResult> {
   const { principal } = request;
+  let answered: MeteredAnswer<MarketValue<MarketCall>> | undefined;
   const outcome = await deps.meter.run({
     workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
     requestId: request.requestId,
@@ -44,9 +45,14 @@ async function metered(deps: ListingRouteDeps, request: ApiRequest, path: string
     signal: request.signal,
     patience: 'brief',
     history: { method: 'GET', path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
+    deliver: async (answer) => {
+      answered = answer;
+      return true;
+    },
   });
-  if (!outcome.ok) return { status: outcome.error.status, body: null, error: outcome.error, quota: outcome.quota, record: outcome.record };
-  return { status: 200, body: JSON.stringify(outcome.value), headers: NO_STORE, quota: outcome.quota, record: outcome.record, recorded: outcome.recorded };
+  if (outcome.kind === 'failed' || outcome.kind === 'abandoned') return { status: outcome.error.status, body: null, error: outcome.error, quota: outcome.quota, recorded: true };
+  const value = answered!.value;
+  return { status: 200, body: JSON.stringify(value), headers: NO_STORE, quota: outcome.quota, recorded: true, resultCount: 'items' in value ? value.items.length : 1 };
 }
 
 /**
@@ -80,7 +86,7 @@ async function meteredOnce(deps: ListingRouteDeps, request: ApiRequest, path: st
     return result;
   }
   await deps.idempotency
-    .complete(workspaceId, key, owner, result.status, result.body as string, result.record?.resultCount ?? null)
+    .complete(workspaceId, key, owner, result.status, result.body as string, result.resultCount ?? null)
     .catch((error: unknown) => deps.route.logger.warn({ err: String(error) }, 'idempotency record failed; a repeat will run again'));
   return result;
 }

@@ -138,6 +138,11 @@ export async function recordPage(db: JobsExecutor, jobId: string, progress: Page
     .execute();
 }
 
+/** A page counted as charged when it was stored whose charge could not be taken after all (Redis and accounts both out of reach). */
+export async function uncountCharge(db: JobsExecutor, jobId: string): Promise<void> {
+  await db.updateTable('jobs').set((eb) => ({ pagesCharged: eb('pagesCharged', '-', 1) })).where('id', '=', jobId).execute();
+}
+
 export interface JobEnd {
   status: Exclude<JobStatus, 'queued' | 'running'>;
   stopReason: JobStopReason;

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { type HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
@@ -8,11 +7,11 @@ import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newRequestId } from '@comps/shared/ids';
 import type { Logger } from '@comps/shared/logging/create-logger';
-import type { ListingCollection } from '@comps/shared/contract/listing';
+import type { ListingItem } from '@comps/shared/contract/listing';
 import type { Meter, MeterOutcome } from '@comps/shared/metering/meter';
 import { abortableSleep } from '@comps/shared/runtime/abortable-sleep';
 import type { JobRow, JobsDb } from '../db/database.js';
-import { ACTIVE_STATUSES, claimJobs, endJob, findJob, insertNewItems, lockJob, pageRequestId, recordPage, renewLeases, retryLater, type AfterPage, type JobEnd } from '../jobs/job-repository.js';
+import { ACTIVE_STATUSES, claimJobs, endJob, findJob, insertNewItems, lockJob, pageRequestId, recordPage, renewLeases, retryLater, uncountCharge, type AfterPage, type JobEnd } from '../jobs/job-repository.js';
 import { RETENTION_MS } from '../jobs/job-service.js';
 import { stopRuleOf } from './stop-rules.js';
 
@@ -38,7 +37,6 @@ export interface WorkerOptions {
 export interface WorkerDeps {
   db: JobsDb;
   meter: Meter;
-  history: HistoryWriter;
   /** The workspace's concurrency (its plan's, with the operator's overrides). */
   concurrencyOf: (workspaceId: string) => Promise<number>;
   logger: Logger;
@@ -48,8 +46,27 @@ export interface WorkerDeps {
 /** Failures worth a retry after a pause: the marketplace or a dependency was busy, not wrong. */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['upstream_timeout', 'upstream_rate_limited', 'service_unavailable']);
 
+/** What storing a delivered page did: whether it was stored, and whether the job goes on after it. */
+interface StoredPage {
+  stored: boolean;
+  goOn: boolean;
+}
+
 /** What running one page gave: the meter's outcome, or a dependency that failed around it. */
-type PageRun = { outcome: MeterOutcome<ListingCollection> } | { failure: AppError } | { notStarted: true };
+type PageRun = { outcome: MeterOutcome; stored: StoredPage } | { failure: AppError } | { notStarted: true };
+
+/** What `wanted` says, or false once `signal` aborts first (a stopping worker stores nothing more). */
+function untilAbandoned(wanted: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stop = () => resolve(false);
+    signal.addEventListener('abort', stop, { once: true });
+    void wanted.then((value) => {
+      signal.removeEventListener('abort', stop);
+      resolve(value);
+    });
+  });
+}
 
 /** A dependency that failed before or around a call (accounts or the database): retryable. */
 function asAppError(error: unknown): AppError {
@@ -211,7 +228,7 @@ export class JobWorker {
       const startWhen = previousReserved;
       runs.push(
         startWhen
-          .then((start) => (start ? this.runPage(job, job.nextPage + index, concurrency, pageStored.opened, stopWaiting, () => reserved.open(true)) : { notStarted: true as const }))
+          .then((start) => (start ? this.runPage(job, job.nextPage + index, index === count - 1, concurrency, pageStored.opened, stopWaiting, () => reserved.open(true)) : { notStarted: true as const }))
           .finally(() => reserved.open(false)),
       );
       previousReserved = reserved.opened;
@@ -221,7 +238,7 @@ export class JobWorker {
     try {
       for (const [index, run] of runs.entries()) {
         const result = await run;
-        if (wanted) wanted = await this.settlePage(job, job.nextPage + index, result, stopWaiting, index === count - 1);
+        if (wanted) wanted = await this.settlePage(job, result, stopWaiting);
         giveBack(1);
         settled += 1;
         stored[index + 1]?.open(wanted);
@@ -235,7 +252,13 @@ export class JobWorker {
     }
   }
 
-  private async runPage(job: JobRow, page: number, concurrency: number, confirmed: Promise<boolean>, stopWaiting: AbortSignal, onReserved: () => void): Promise<PageRun> {
+  /**
+   * One page: a metered call whose answer is delivered by storing it, once every page before it in
+   * the turn was stored and the job still wants more (`wanted`); a page the job no longer wants is
+   * given back uncharged.
+   */
+  private async runPage(job: JobRow, page: number, lastOfTurn: boolean, concurrency: number, wanted: Promise<boolean>, stopWaiting: AbortSignal, onReserved: () => void): Promise<PageRun> {
+    let stored: StoredPage = { stored: false, goOn: false };
     try {
       const requestId = await pageRequestId(this.deps.db, job.id, page, newRequestId());
       const outcome = await this.deps.meter.run({
@@ -245,11 +268,15 @@ export class JobWorker {
         signal: this.abandon.signal,
         stopWaiting,
         patience: 'patient',
-        confirm: () => confirmed,
         onReserved,
+        deliver: async ({ value }) => {
+          if (!(await untilAbandoned(wanted, this.abandon.signal))) return false;
+          stored = await this.storePage(job, page, lastOfTurn, value.items);
+          return stored.stored;
+        },
         history: { method: 'POST', path: '/v1/scrape/max', jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
       });
-      return { outcome };
+      return { outcome, stored };
     } catch (error) {
       // A dependency failed before or around the call (accounts or the database): a retryable failure.
       const failure = asAppError(error);
@@ -258,46 +285,51 @@ export class JobWorker {
     }
   }
 
-  /** Stores a page's outcome, in page order; whether the job goes on to the next page of the turn. */
-  private async settlePage(job: JobRow, page: number, result: PageRun, stopWaiting: AbortSignal, lastOfTurn: boolean): Promise<boolean> {
-    const { db } = this.deps;
+  /** A page's outcome, in page order (its items were stored as it was delivered); whether the job goes on to the next page of the turn. */
+  private async settlePage(job: JobRow, result: PageRun, stopWaiting: AbortSignal): Promise<boolean> {
     // Only a page after one that failed to start is not started, and the turn has ended before it.
     if ('notStarted' in result) return false;
     if ('failure' in result) {
       await this.failed(job, result.failure);
       return false;
     }
-    const { outcome } = result;
-    if (!outcome.ok) {
-      if (outcome.abandoned && stopWaiting.aborted && !this.abandon.signal.aborted) {
-        // Cancelled while it waited for its turn: nothing was fetched or charged.
-        await this.end(job, { status: 'cancelled', stopReason: 'cancelled' });
+    const { outcome, stored } = result;
+    switch (outcome.kind) {
+      case 'delivered':
+        // Counted as charged when it was stored; a charge that neither Redis nor accounts took is not one.
+        if (!outcome.charged) await uncountCharge(this.deps.db, job.id);
+        return stored.goOn;
+      case 'undelivered':
         return false;
-      }
-      if (outcome.abandoned) {
-        // Stopping: the page goes back as it was; whoever runs it next uses the same request id.
-        await retryLater(db, job.id, this.owner, this.deps.now(), false);
+      case 'abandoned':
+        if (stopWaiting.aborted && !this.abandon.signal.aborted) {
+          // Cancelled while it waited for its turn: nothing was fetched or charged.
+          await this.end(job, { status: 'cancelled', stopReason: 'cancelled' });
+        } else {
+          // Stopping: the page goes back as it was; whoever runs it next uses the same request id.
+          await retryLater(this.deps.db, job.id, this.owner, this.deps.now(), false);
+        }
         return false;
-      }
-      this.deps.history.add(outcome.record);
-      await this.failed(job, outcome.error);
-      return false;
+      case 'failed':
+        await this.failed(job, outcome.error);
+        return false;
     }
-    if (!outcome.recorded) this.deps.history.add(outcome.record);
+  }
 
-    const items = 'items' in outcome.value ? outcome.value.items : [];
-    return withTransaction(db, async (trx) => {
+  /** Stores a delivered page's items and moves the job on (or ends it), if this process still holds the job and the page is its next. */
+  private async storePage(job: JobRow, page: number, lastOfTurn: boolean, items: ListingItem[]): Promise<StoredPage> {
+    return withTransaction(this.deps.db, async (trx) => {
       const current = await lockJob(trx, job.id);
       // A lease lost meanwhile (this process could not renew it in time, e.g. a stalled database): the new
       // holder fetches the page again under the same request id, so the ledger charges it once. A page
       // that is not the job's next one was stored already: never twice.
-      if (!current || current.leaseOwner !== this.owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return false;
+      if (!current || current.leaseOwner !== this.owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
       const newItems = await insertNewItems(trx, job.id, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }) })));
       const now = this.deps.now();
       const stop = stopRuleOf({ rows: items.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       const next: AfterPage = stop ? { end: { ...stop, at: now, expiresAt: new Date(now.getTime() + RETENTION_MS) } } : lastOfTurn ? { runAt: now } : { holdLease: true };
-      await recordPage(trx, job.id, { charged: outcome.record.charged === 1, newItems }, next);
-      return !stop;
+      await recordPage(trx, job.id, { charged: true, newItems }, next);
+      return { stored: true, goOn: !stop };
     });
   }
 
