@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { JobItem } from '@comps/shared/contract/job';
-import { CSV_COLUMNS, CSV_HEADER, csvField, csvRow } from '../../services/jobs/src/csv/job-csv.js';
+import { CSV_COLUMNS, CSV_HEADER, csvField, csvRow } from '@comps/shared/contract/job-csv';
 import { stopRuleOf } from '../../services/jobs/src/worker/stop-rules.js';
 
 const item: JobItem = {

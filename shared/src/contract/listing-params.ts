@@ -61,5 +61,3 @@ export const itemIdSchema = z
 
 /** The query of `/v1/item/{itemId}`. */
 export const itemQueryObject = z.object({ marketSite: sharedFields.marketSite });
-
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;

@@ -5,4 +5,6 @@ export interface BaseState {
   requestId: string;
   /** Set by the error handler: the contract code of a failed request. */
   errorCode?: ErrorCode;
+  /** Set by a route that wrote its own answer and saw it not received whole: the access log says 499. */
+  notReceived?: boolean;
 }

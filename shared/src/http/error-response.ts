@@ -49,14 +49,23 @@ export function buildErrorBody(error: AppError, requestId: string): ErrorBody {
   };
 }
 
-export function writeErrorResponse(ctx: Context, error: AppError): ErrorBody {
-  const body = buildErrorBody(error, ctx.state.requestId as string);
-  ctx.status = error.status;
-  if (body.retryAfter !== undefined) ctx.set('Retry-After', String(body.retryAfter));
+/** What an error answer is on the wire: its status, the headers the contract asks for, and the body. */
+export function errorAnswer(error: AppError, requestId: string): { status: number; headers: Record<string, string>; body: ErrorBody } {
+  const body = buildErrorBody(error, requestId);
+  const headers: Record<string, string> = {};
+  if (body.retryAfter !== undefined) headers['Retry-After'] = String(body.retryAfter);
   // RFC 9110: a 401 names the scheme that would work, a 405 the methods that would.
-  if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer realm="api"');
-  if (error.allow) ctx.set('Allow', error.allow.join(', '));
-  ctx.body = body;
+  if (error.code === 'unauthorized') headers['WWW-Authenticate'] = 'Bearer realm="api"';
+  if (error.allow) headers.Allow = error.allow.join(', ');
+  return { status: error.status, headers, body };
+}
+
+/** Answers an error through Koa (the middleware that catches what no route answered itself). */
+export function writeErrorResponse(ctx: Context, error: AppError): ErrorBody {
+  const answer = errorAnswer(error, ctx.state.requestId as string);
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  ctx.body = answer.body;
   ctx.state.errorCode = error.code;
-  return body;
+  return answer.body;
 }

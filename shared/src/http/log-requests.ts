@@ -17,7 +17,8 @@ export function logRequests(logger: Logger): Middleware<BaseState> {
         {
           method: ctx.method,
           route: typeof route === 'string' ? route : null,
-          status: ctx.status,
+          // 499: the caller went away before its answer was written whole (nginx's convention).
+          status: ctx.state.notReceived ? 499 : ctx.status,
           code: ctx.state.errorCode ?? null,
           durationMs: Math.round(performance.now() - started),
         },

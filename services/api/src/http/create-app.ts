@@ -1,62 +1,79 @@
 import Koa from 'koa';
-import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
-import { type JobsClient } from '@comps/shared/internal/jobs/jobs-client';
+import { Router } from '@koa/router';
 import type { Capabilities } from '@comps/shared/contract/capabilities';
+import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { logRequests } from '@comps/shared/http/log-requests';
 import { rejectUnservedMethods } from '@comps/shared/http/reject-unserved-methods';
-import type { Logger } from '@comps/shared/logging/create-logger';
-import type { Meter } from '@comps/shared/metering/meter';
-import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
+import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
-import { bulkSearchRoutes } from '../bulk/bulk-search-routes.js';
-import { jobRoutes } from '../jobs/job-routes.js';
-import { listingRoutes } from '../listings/listing-routes.js';
+import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
+import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
-import { API_OPERATIONS } from '../openapi/api-operations.js';
-import { assertDocumented, openApiRoutes } from '../openapi/openapi-routes.js';
-import { accountRoutes } from '../routes/account-routes.js';
-import { capabilitiesRoutes } from '../routes/capabilities-routes.js';
-import type { AuthenticatedRouteDeps } from './authenticated-route.js';
+import { getUsageRoute } from '../routes/account/get-usage.js';
+import { listRequestsRoute } from '../routes/account/list-requests.js';
+import { bulkSearchRoute } from '../routes/bulk/bulk-search.js';
+import { cancelJobRoute } from '../routes/jobs/cancel-job.js';
+import { createJobRoute } from '../routes/jobs/create-job.js';
+import { downloadJobCsvRoute } from '../routes/jobs/download-job-csv.js';
+import { getJobResultsRoute } from '../routes/jobs/get-job-results.js';
+import { listJobsRoute } from '../routes/jobs/list-jobs.js';
+import { browseCategoryRoute } from '../routes/listings/browse-category.js';
+import { getItemRoute } from '../routes/listings/get-item.js';
+import { searchListingsRoutes } from '../routes/listings/search-listings.js';
+import { getCapabilitiesRoute } from '../routes/service/get-capabilities.js';
+import { getOpenApiDocumentRoute } from '../routes/service/get-openapi-document.js';
+import { routerPath, type RouteDefinition } from './route-definition.js';
+import { serveRoute, type ServeDeps } from './serve-route.js';
 
-export interface ApiDeps {
-  logger: Logger;
-  route: AuthenticatedRouteDeps;
+export interface ApiDeps extends ServeDeps {
   accounts: AccountsClient;
-  meter: Meter;
   settlements: SettlementOutbox;
   idempotency: IdempotencyStore;
   capabilities: Capabilities;
   jobs: JobsClient;
+  /** Where job CSVs stream from (the jobs service's internal port). */
   jobsHttp: InternalClientOptions;
+  /** Comments on a bulk search's stream while nothing else goes out (tests shorten it). */
+  bulkKeepAliveMs?: number;
+}
+
+/** Every public route, each defined with its documentation (the OpenAPI document is made from these). */
+export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
+  const routes: RouteDefinition[] = [
+    ...searchListingsRoutes(deps),
+    browseCategoryRoute(deps),
+    getItemRoute(),
+    getCapabilitiesRoute(deps.capabilities),
+    getUsageRoute(deps),
+    listRequestsRoute(deps),
+    createJobRoute(deps),
+    listJobsRoute(deps),
+    getJobResultsRoute(deps),
+    cancelJobRoute(deps),
+    downloadJobCsvRoute(deps),
+    bulkSearchRoute({ meter: deps.meter, rateLimiter: deps.rateLimiter, ...(deps.bulkKeepAliveMs ? { keepAliveMs: deps.bulkKeepAliveMs } : {}) }),
+  ];
+  return [...routes, getOpenApiDocumentRoute(routes)];
 }
 
 /**
  * The public API. Order matters: the request id first (every answer carries it), then the access
- * log (it sees the final status), then the error handler that gives every failure the contract's
- * shape (authenticated routes answer their own, see authenticatedRoute), then the method check and
- * the routes.
+ * log (it sees the final status), then the error handler for what no route answers (an unknown
+ * path), then the method check (405 before anything runs) and the routes, each served by serveRoute.
  */
-export function createApp(deps: ApiDeps): Koa {
+export function createApp(deps: ApiDeps): Koa<BaseState> {
   // Caddy replaces X-Forwarded-For with the address it saw; only that last entry is trusted.
-  const app = new Koa({ proxy: true, maxIpsCount: 1 });
+  const app = new Koa<BaseState>({ proxy: true, maxIpsCount: 1 });
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
-
+  const router = new Router<BaseState>();
+  for (const route of apiRoutes(deps)) router.register(routerPath(route.path), [route.method], serveRoute(route, deps));
   app.use(assignRequestId());
   app.use(logRequests(deps.logger));
   app.use(handleErrors(deps.logger));
-  const routers = [
-    capabilitiesRoutes(deps.capabilities),
-    openApiRoutes(API_OPERATIONS),
-    accountRoutes({ route: deps.route, accounts: deps.accounts, settlements: deps.settlements }),
-    listingRoutes({ route: deps.route, meter: deps.meter, idempotency: deps.idempotency }),
-    jobRoutes({ route: deps.route, meter: deps.meter, jobs: deps.jobs, jobsHttp: deps.jobsHttp }),
-    bulkSearchRoutes({ route: deps.route, meter: deps.meter, rateLimiter: deps.route.rateLimiter }),
-  ];
-  assertDocumented(routers, API_OPERATIONS);
-  app.use(rejectUnservedMethods(routers));
-  for (const router of routers) app.use(router.routes());
+  app.use(rejectUnservedMethods([router]));
+  app.use(router.routes());
   return app;
 }

@@ -11,9 +11,11 @@ const decompress = promisify(gunzip);
 
 /**
  * The state of one (workspace, Idempotency-Key) in Redis, as a hash: `running` while the first
- * request works (a lease, so a crashed request frees the key), then `done` with the answer to
- * replay for 24 hours, gzipped (a 60-item answer of about 200 KB keeps as about 25 KB). Failures
- * delete the entry: a retry after a failure runs again.
+ * request works (a lease, so a crashed request frees the key); `delivering` while its answer is
+ * being written (the answer is stored, gzipped, but not replayed yet: it may never be received);
+ * then `done`, once the answer was received whole and charged, replayed for 24 hours (a 60-item
+ * answer of about 200 KB keeps as about 25 KB). Failures and answers not received delete the entry:
+ * a retry runs again.
  */
 const BEGIN = luaScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -24,10 +26,16 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {'started'}
 `);
 
-const COMPLETE = luaScript(`
+const DELIVERING = luaScript(`
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'done', 'status', ARGV[2], 'body', ARGV[3], 'resultCount', ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('HSET', KEYS[1], 'state', 'delivering', 'status', ARGV[2], 'body', ARGV[3], 'resultCount', ARGV[4])
+return 1
+`);
+
+const COMPLETE = luaScript(`
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'state') ~= 'delivering' then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'done')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `);
 
@@ -40,6 +48,8 @@ export type IdempotencyBegin =
   | { kind: 'started' }
   | { kind: 'replay'; status: number; body: string; resultCount: number | null }
   | { kind: 'in_progress' }
+  /** The first request's answer is being written: it is replayed once received and charged (ask again shortly). */
+  | { kind: 'delivering' }
   | { kind: 'reused' };
 
 export interface IdempotencyOptions {
@@ -70,6 +80,7 @@ export class IdempotencyStore {
     const [state, storedFingerprint, status, body, resultCount] = reply.map((value) => value ?? null);
     if (state?.toString() === 'started') return { kind: 'started' };
     if (storedFingerprint?.toString() !== fingerprint) return { kind: 'reused' };
+    if (state?.toString() === 'delivering') return { kind: 'delivering' };
     if (state?.toString() !== 'done' || !body) return { kind: 'in_progress' };
     return {
       kind: 'replay',
@@ -79,19 +90,20 @@ export class IdempotencyStore {
     };
   }
 
-  async complete(workspaceId: string, idempotencyKey: string, owner: string, status: number, body: string, resultCount: number | null): Promise<void> {
+  /** Stores the answer about to be written (not replayed until complete()). */
+  async delivering(workspaceId: string, idempotencyKey: string, owner: string, status: number, body: string, resultCount: number | null): Promise<void> {
     const key = this.keyOf(workspaceId, idempotencyKey);
     // A low level: JSON compresses about eightfold even so, in a millisecond or two off the event loop.
     const stored = await compress(body, { level: constants.Z_BEST_SPEED });
-    await callRedis(() => runScript(this.redis, COMPLETE, [key], [owner, status, stored, resultCount ?? '', this.options.retentionMs]));
+    await callRedis(() => runScript(this.redis, DELIVERING, [key], [owner, status, stored, resultCount ?? '']));
+  }
+
+  /** The answer stored by delivering() was received whole and charged: it is replayed from now on. */
+  async complete(workspaceId: string, idempotencyKey: string, owner: string): Promise<void> {
+    await callRedis(() => runScript(this.redis, COMPLETE, [this.keyOf(workspaceId, idempotencyKey)], [owner, this.options.retentionMs]));
   }
 
   async abandon(workspaceId: string, idempotencyKey: string, owner: string): Promise<void> {
     await callRedis(() => runScript(this.redis, ABANDON, [this.keyOf(workspaceId, idempotencyKey)], [owner]));
   }
-}
-
-/** Same key, same method, path and parameters (after defaults) is the same operation. */
-export function operationFingerprint(method: string, path: string, parameters: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, parameters])).digest('hex');
 }

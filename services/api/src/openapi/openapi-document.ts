@@ -8,7 +8,7 @@ import { API_VERSION } from '@comps/shared/contract/limits';
 import { historyEntrySchema, historyPageSchema } from '@comps/shared/contract/request-history';
 import { usageSchema } from '@comps/shared/contract/usage';
 import { jobListSchema, jobRecordSchema } from '@comps/shared/contract/job';
-import type { OperationDoc } from './api-operations.js';
+import { errorCodesOf, type ApiKeyRoute, type RouteDefinition } from '../http/route-definition.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -88,7 +88,7 @@ const AUTH_HEADERS = {
 
 function errorResponses(codes: ErrorCode[], authenticated: boolean): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of ['not_found', 'method_not_allowed', ...codes] as ErrorCode[]) {
+  for (const code of codes) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -116,12 +116,12 @@ function requestBodySchema(body: z.ZodObject): JsonObject {
   return json;
 }
 
-function successResponses(operation: OperationDoc, successRef: string | undefined): JsonObject {
-  const contentType = operation.success.contentType ?? 'application/json';
+function successResponses(route: RouteDefinition, successRef: string | undefined): JsonObject {
+  const contentType = route.success.contentType ?? 'application/json';
   const schema = contentType === 'application/json' ? (successRef ? { $ref: successRef } : { type: 'object' }) : { type: 'string' };
   const headers = {
-    ...(operation.authenticated ? AUTH_HEADERS : COMMON_HEADERS),
-    ...(operation.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+    ...(route.access === 'apiKey' ? AUTH_HEADERS : COMMON_HEADERS),
+    ...(route.access === 'apiKey' && route.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
   };
   const answer = (description: string, example?: unknown) => ({
     description,
@@ -129,38 +129,44 @@ function successResponses(operation: OperationDoc, successRef: string | undefine
     content: { [contentType]: { schema, ...(example === undefined ? {} : { example }) } },
   });
   return {
-    [String(operation.success.status ?? 200)]: answer(operation.success.description, operation.example?.response),
-    ...(operation.success.also ? { [String(operation.success.also.status)]: answer(operation.success.also.description) } : {}),
+    [String(route.success.status)]: answer(route.success.description, route.example.response),
+    ...(route.success.also ? { [String(route.success.also.status)]: answer(route.success.also.description) } : {}),
   };
 }
 
-/** The OpenAPI 3.1 document of the public API, built from the contract's zod schemas. */
-export function buildOpenApiDocument(operations: OperationDoc[]): JsonObject {
+/** One route's operation: its inputs from its schemas, its answers from what it declares it does. */
+function operationOf(route: RouteDefinition, refOf: Map<z.ZodType, string>): JsonObject {
+  const authenticated = route.access === 'apiKey';
+  const inputs: Partial<ApiKeyRoute> = route.access === 'apiKey' ? route : {};
+  const successRef = route.success.schema ? refOf.get(route.success.schema) : undefined;
+  const request = route.example.request;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: authenticated ? [{ bearerAuth: [] }] : [],
+    parameters: [
+      ...parameters(inputs.params?.fields, 'path', request?.path),
+      ...parameters(inputs.query?.fields, 'query', request?.query),
+      ...(inputs.idempotencyKey ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
+    ],
+    ...(inputs.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: requestBodySchema(inputs.body.fields), ...(request?.body ? { example: request.body } : {}) } } } }
+      : {}),
+    responses: {
+      ...successResponses(route, successRef),
+      ...errorResponses(errorCodesOf(route), authenticated),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the public API, built from the route definitions and the contract's zod schemas. */
+export function buildOpenApiDocument(routes: RouteDefinition[]): JsonObject {
   const { schemas, refOf } = componentSchemas();
   const paths: Record<string, JsonObject> = {};
-  for (const operation of operations) {
-    const openApiPath = operation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const successRef = operation.success.schema ? refOf.get(operation.success.schema) : undefined;
-    paths[openApiPath] = {
-      ...paths[openApiPath],
-      [operation.method]: {
-        operationId: operation.operationId,
-        summary: operation.summary,
-        ...(operation.description ? { description: operation.description } : {}),
-        tags: operation.tags,
-        security: operation.authenticated ? [{ bearerAuth: [] }] : [],
-        parameters: [
-          ...parameters(operation.pathParams, 'path', operation.example?.request?.path),
-          ...parameters(operation.query, 'query', operation.example?.request?.query),
-          ...(operation.idempotencyKey ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
-        ],
-        ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: requestBodySchema(operation.body), ...(operation.example?.request?.body ? { example: operation.example.request.body } : {}) } } } } : {}),
-        responses: {
-          ...successResponses(operation, successRef),
-          ...errorResponses(operation.errors, operation.authenticated),
-        },
-      },
-    };
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, refOf) };
   }
   return {
     openapi: '3.1.0',

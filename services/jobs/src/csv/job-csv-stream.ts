@@ -1,7 +1,7 @@
 import type { JobItem } from '@comps/shared/contract/job';
 import type { JobsDb } from '../db/database.js';
 import { itemsAfter } from '../jobs/job-repository.js';
-import { CSV_HEADER, csvRow } from './job-csv.js';
+import { CSV_HEADER, csvRow } from '@comps/shared/contract/job-csv';
 
 const CHUNK_ROWS = 500;
 

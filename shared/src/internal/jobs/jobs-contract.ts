@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jobCreateBodySchema, jobItemsWindowSchema, jobListSchema, jobRecordSchema } from '../../contract/job.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/listing-params.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency.js';
 import { workspaceIdSchema } from '../../ids.js';
 import { mutation, query } from '../procedure-contract.js';
 

@@ -1,8 +1,9 @@
-import { Router } from '@koa/router';
 import { API_VERSION, LIMITS } from '@comps/shared/contract/limits';
-import { UNSUPPORTED_CAPABILITIES, type Capabilities } from '@comps/shared/contract/capabilities';
+import { capabilitiesSchema, UNSUPPORTED_CAPABILITIES, type Capabilities } from '@comps/shared/contract/capabilities';
 import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites';
 import type { MeteringConfig } from '@comps/shared/metering/metering-config';
+import { definePublicRoute } from '../../http/route-definition.js';
+import { CAPABILITIES_EXAMPLE } from '../examples.js';
 
 /** Built once: capabilities follow configuration, which is fixed for the life of the process. */
 export function buildCapabilities(config: Pick<MeteringConfig, 'dataGate' | 'enabledSites'>): Capabilities {
@@ -28,12 +29,17 @@ export function buildCapabilities(config: Pick<MeteringConfig, 'dataGate' | 'ena
   };
 }
 
-export function capabilitiesRoutes(capabilities: Capabilities): Router {
-  const router = new Router();
+/** `GET /v1/capabilities`, no key: serialized once. */
+export function getCapabilitiesRoute(capabilities: Capabilities) {
   const body = JSON.stringify(capabilities);
-  router.get('/v1/capabilities', (ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = body;
+  return definePublicRoute({
+    method: 'GET',
+    path: '/v1/capabilities',
+    operationId: 'getCapabilities',
+    summary: 'Data gate, enabled sites, limits and unsupported capabilities',
+    tag: 'Service',
+    success: { status: 200, schema: capabilitiesSchema, description: 'The capabilities' },
+    example: CAPABILITIES_EXAMPLE,
+    handle: () => ({ kind: 'json', status: 200, body }),
   });
-  return router;
 }

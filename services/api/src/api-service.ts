@@ -1,0 +1,88 @@
+import { setMaxListeners } from 'node:events';
+import type Koa from 'koa';
+import { Agent } from 'undici';
+import { AppError } from '@comps/shared/errors/app-error';
+import { accountsQuotaLedger, createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
+import { createJobsClient, type JobsClient } from '@comps/shared/internal/jobs/jobs-client';
+import type { Logger } from '@comps/shared/logging/create-logger';
+import { createMetering } from '@comps/shared/metering/create-metering';
+import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
+import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
+import { Authenticator } from './auth/authenticate.js';
+import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
+import { PrincipalCache } from './auth/principal-cache.js';
+import type { ApiConfig } from './config.js';
+import { createApp } from './http/create-app.js';
+import { createInternalApp } from './http/create-internal-app.js';
+import { IdempotencyStore } from './idempotency/idempotency-store.js';
+import { buildCapabilities } from './routes/service/get-capabilities.js';
+
+/** Collaborators a test may put in place of the real ones (the clients of the other services). */
+export interface ApiOverrides {
+  accounts?: AccountsClient;
+  jobs?: JobsClient;
+  bulkKeepAliveMs?: number;
+}
+
+export interface ApiService {
+  /** The public API (Caddy forwards to it). */
+  app: Koa;
+  /** Health checks on the internal port. */
+  internalApp: Koa;
+  /** Requests still running are abandoned with a 503 (charged nothing). */
+  abandonRequests(): void;
+  /** After the servers closed: settles what this process holds, flushes history, closes its clients. */
+  close(): Promise<void>;
+}
+
+/** The api's parts, wired as its main runs them; tests build the same with their own clients. */
+export function createApiService(config: ApiConfig, logger: Logger, overrides: ApiOverrides = {}): ApiService {
+  const { metering: shared } = config;
+  const redis = createRedisClient({ url: shared.redisUrl }, logger);
+  const redisConnected = connectInBackground(redis, logger);
+  // One keep-alive pool for the internal calls (accounts and jobs).
+  const internalAgent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
+  const internal = { internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: internalAgent };
+  const accounts = overrides.accounts ?? createAccountsClient({ url: shared.accountsUrl, ...internal });
+  const jobsHttp = { url: config.jobsUrl, ...internal };
+  const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
+  const prefix = shared.redisKeyPrefix;
+  const stopping = new AbortController();
+  // Every request in flight listens to it: as many listeners as requests, by design.
+  setMaxListeners(0, stopping.signal);
+  const rateLimiter = new FixedWindowLimiter(redis, `${prefix}rate:`);
+
+  const app = createApp({
+    logger,
+    authenticator: new Authenticator(
+      accounts,
+      new PrincipalCache(config.authCacheTtlMs),
+      new FailedAuthThrottle(new FixedWindowLimiter(redis, `${prefix}auth-failures:`), config.authFailuresPerMinute),
+    ),
+    rateLimiter,
+    meter: metering.meter,
+    history,
+    stopping: stopping.signal,
+    accounts,
+    settlements: metering.settlements,
+    idempotency: new IdempotencyStore(redis, { keyPrefix: `${prefix}idempotency:`, lockMs: config.idempotencyLockMs, retentionMs: 24 * 3_600_000 }),
+    capabilities: buildCapabilities(shared),
+    jobs: overrides.jobs ?? createJobsClient(jobsHttp),
+    jobsHttp,
+    ...(overrides.bulkKeepAliveMs ? { bulkKeepAliveMs: overrides.bulkKeepAliveMs } : {}),
+  });
+
+  return {
+    app,
+    internalApp: createInternalApp(redis, accounts),
+    abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
+    async close() {
+      await metering.close();
+      await history.close();
+      await internalAgent.close();
+      await closeRedis(redis, redisConnected);
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { CSV_HEADER, csvRow } from '@comps/shared/contract/job-csv';
+import type { JobItem } from '@comps/shared/contract/job';
+import type { OperationExample } from '../http/route-definition.js';
+
+/*
+ * Examples, checked against the success schemas by test/dashboard/openapi-examples.test.ts. One
+ * made-up search (the simulator's kind of data): two sold listings of a console.
+ */
+const EXAMPLE_TIME = '2026-11-21T10:04:05.123Z';
+const EXAMPLE_SOURCE = { marketSite: 'market.com', fetchedAt: EXAMPLE_TIME, upstreamMs: 812 };
+const EXAMPLE_REQUEST_ID = 'req_01KAJ5Z8Q7X3M2K9V4T6R8N1B0';
+const EXAMPLE_JOB_ID = '3f1c9a52-7b4e-4d1a-9c3e-5a8b2d6f0e17';
+const EXAMPLE_ITEM = {
+  itemId: '256712345678',
+  title: 'Nintendo Switch OLED Model 64GB White Console with Dock',
+  url: 'https://www.market.com/itm/256712345678',
+  imageUrl: 'https://i.marketimg.com/images/g/QkAAAOSw/s-l500.jpg',
+  condition: 'Pre-Owned',
+  sold: true,
+  soldDate: '2026-11-18',
+  soldDateText: 'Sold  Nov 18, 2026',
+  soldDateVerified: false,
+  price: { value: 249.99, currency: 'USD' },
+  priceText: '$249.99',
+  priceIsDisplayedOnly: false,
+  bestOfferAccepted: false,
+  buyingFormat: 'buyItNow',
+  bidCount: null,
+  shipping: { value: 0, currency: 'USD' },
+  shippingText: 'Free delivery',
+  seller: { username: 'retro_resale_co', feedbackScore: 15234, positivePercent: 99.6 },
+  location: 'United States',
+  looseMatch: false,
+};
+const EXAMPLE_AUCTION_ITEM = {
+  ...EXAMPLE_ITEM,
+  itemId: '256798765432',
+  title: 'Nintendo Switch OLED 64GB Neon Red/Blue, boxed',
+  url: 'https://www.market.com/itm/256798765432',
+  imageUrl: 'https://i.marketimg.com/images/g/Zt4AAOSw/s-l500.jpg',
+  soldDate: '2026-11-17',
+  soldDateText: 'Sold  Nov 17, 2026',
+  price: { value: 231, currency: 'USD' },
+  priceText: '$231.00',
+  buyingFormat: 'auction',
+  bidCount: 23,
+  shipping: { value: 12.5, currency: 'USD' },
+  shippingText: '+$12.50 delivery',
+  seller: { username: 'k_and_j_games', feedbackScore: 412, positivePercent: 100 },
+};
+const EXAMPLE_QUERY = {
+  keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', page: 1, count: 2, sold: true, itemCondition: 'any',
+  sortOrder: 'endedRecently', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true,
+};
+const EXAMPLE_QUALITY = { soldDatesVerified: false, displayedOnlyPrices: 0, bestOfferAccepted: 0, looseMatchesExcluded: 3, rowsDropped: 0 };
+export const SEARCH_EXAMPLE: OperationExample = {
+  request: { query: { keyword: 'nintendo switch oled', count: 2 } },
+  response: {
+    items: [EXAMPLE_ITEM, EXAMPLE_AUCTION_ITEM],
+    pagination: { page: 1, count: 2, returned: 2, totalResults: 1843, hasNextPage: true },
+    dataQuality: EXAMPLE_QUALITY,
+    query: EXAMPLE_QUERY,
+    source: EXAMPLE_SOURCE,
+    requestId: EXAMPLE_REQUEST_ID,
+  },
+};
+export const CATEGORY_EXAMPLE: OperationExample = {
+  request: { query: { categoryId: '139971', count: 1 } },
+  response: {
+    items: [EXAMPLE_ITEM],
+    pagination: { page: 1, count: 1, returned: 1, totalResults: 52311, hasNextPage: true },
+    dataQuality: { ...EXAMPLE_QUALITY, looseMatchesExcluded: 0 },
+    query: { ...EXAMPLE_QUERY, keyword: null, categoryId: '139971', count: 1 },
+    source: EXAMPLE_SOURCE,
+    requestId: EXAMPLE_REQUEST_ID,
+  },
+};
+const { looseMatch: _looseMatch, ...EXAMPLE_ITEM_FIELDS } = EXAMPLE_ITEM;
+export const ITEM_EXAMPLE: OperationExample = {
+  request: { path: { itemId: EXAMPLE_ITEM.itemId } },
+  response: {
+    ...EXAMPLE_ITEM_FIELDS,
+    marketSite: 'market.com',
+    status: 'sold',
+    images: [EXAMPLE_ITEM.imageUrl, 'https://i.marketimg.com/images/g/QkAAAOSw/s-l1600.jpg'],
+    categoryPath: ['Video Games & Consoles', 'Video Game Consoles'],
+    itemSpecifics: { Brand: 'Nintendo', Model: 'Nintendo Switch OLED', 'Storage Capacity': '64 GB', Colour: 'White' },
+    quantitySold: 1,
+    endedAt: '2026-11-18T19:22:10.000Z',
+    source: EXAMPLE_SOURCE,
+    requestId: EXAMPLE_REQUEST_ID,
+  },
+};
+export const CAPABILITIES_EXAMPLE: OperationExample = {
+  response: {
+    version: '1.0.0',
+    dataGate: { sold: 'open', active: 'open', item: 'open' },
+    sites: [
+      { marketSite: 'market.com', enabled: true, currency: 'USD' },
+      { marketSite: 'market.co.uk', enabled: true, currency: 'GBP' },
+      { marketSite: 'market.de', enabled: false, currency: 'EUR' },
+    ],
+    limits: {
+      count: { min: 1, max: 200, default: 60 }, page: { min: 1, max: 100 }, jobPages: { min: 1, max: 100, default: 50 }, activeJobsPerWorkspace: 1,
+      jobRetentionHours: 24, historyRetentionDays: 30, historyPageSize: { min: 1, max: 100, default: 50 }, bulkKeywords: { min: 1, max: 20 },
+    },
+    unsupported: ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth'],
+  },
+};
+export const OPENAPI_EXAMPLE: OperationExample = {
+  response: { openapi: '3.1.0', info: { title: 'Comps API: sold-listings data', version: '1.0.0' }, paths: { '/v1/scrape': { get: { operationId: 'searchListings' } } } },
+};
+export const USAGE_EXAMPLE: OperationExample = {
+  response: {
+    workspaceId: 'ws_01KAJ5Y2C8P4R7T1V3X5Z7B9D1',
+    plan: { id: 'starter', name: 'Starter', monthlyQuota: 10000, rateLimit: { requests: 60, windowSeconds: 60 }, concurrency: 5, activeJobs: 1 },
+    period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+    used: 123,
+    remaining: 9877,
+  },
+};
+const EXAMPLE_HISTORY_ENTRY = {
+  requestId: EXAMPLE_REQUEST_ID, createdAt: EXAMPLE_TIME, method: 'GET', path: '/v1/scrape', status: 200, code: null, charged: 1, durationMs: 845,
+  marketSite: 'market.com', keyword: '[redacted]', resultCount: 2, jobId: null, apiKeyPrefix: 'sk_4fQ9zA',
+};
+export const HISTORY_EXAMPLE: OperationExample = {
+  request: { query: { limit: 2, from: '2026-11-01' } },
+  response: {
+    entries: [
+      EXAMPLE_HISTORY_ENTRY,
+      { ...EXAMPLE_HISTORY_ENTRY, requestId: 'req_01KAJ5X1R2S3T4V5W6X7Y8Z9A0', createdAt: '2026-11-21T10:01:47.020Z', path: '/v1/item/{itemId}', status: 404, code: 'item_not_found', charged: 0, durationMs: 391, keyword: null, resultCount: null },
+    ],
+    nextCursor: 'eyJ3Ijoid3NfMDFLQUo1WTJDOFA0IiwiYiI6InJlcV8wMUtBSjVYMVIyUzMifQ',
+  },
+};
+const EXAMPLE_JOB = {
+  jobId: EXAMPLE_JOB_ID, status: 'running', stopReason: null,
+  request: { keyword: 'nintendo switch oled', marketSite: 'market.com', maxPages: 10, count: 200, resultType: 'inline' },
+  progress: { pagesFetched: 3, pagesCharged: 3, itemsCollected: 600 },
+  error: null, createdAt: EXAMPLE_TIME, startedAt: '2026-11-21T10:04:05.480Z', finishedAt: null, expiresAt: null,
+  resultsUrl: `/v1/scrape/max/results/${EXAMPLE_JOB_ID}`, downloadUrl: `/v1/scrape/max/${EXAMPLE_JOB_ID}/download.csv`,
+};
+export const JOB_CREATE_EXAMPLE: OperationExample = {
+  request: { body: { keyword: 'nintendo switch oled', maxPages: 10 } },
+  response: { ...EXAMPLE_JOB, status: 'queued', progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, startedAt: null, items: [], itemsPage: { offset: 0, limit: 1000, total: 0 } },
+};
+export const JOB_LIST_EXAMPLE: OperationExample = { response: { jobs: [EXAMPLE_JOB] } };
+export const JOB_RESULTS_EXAMPLE: OperationExample = {
+  request: { path: { jobId: EXAMPLE_JOB_ID }, query: { offset: 0, limit: 1 } },
+  response: { ...EXAMPLE_JOB, items: [{ ...EXAMPLE_ITEM, page: 1 }], itemsPage: { offset: 0, limit: 1, total: 600 } },
+};
+export const JOB_CANCEL_EXAMPLE: OperationExample = {
+  request: { path: { jobId: EXAMPLE_JOB_ID } },
+  response: { ...EXAMPLE_JOB, status: 'cancelled', stopReason: 'cancelled', finishedAt: '2026-11-21T10:05:12.004Z', expiresAt: '2026-11-22T10:05:12.004Z', items: [], itemsPage: { offset: 0, limit: 1000, total: 600 } },
+};
+export const JOB_CSV_EXAMPLE: OperationExample = {
+  request: { path: { jobId: EXAMPLE_JOB_ID } },
+  // Written by the CSV writer itself, so the reference shows exactly what a download holds.
+  response: CSV_HEADER + csvRow({ ...EXAMPLE_ITEM, page: 1 } as JobItem),
+};
+const eventStream = (events: Array<[string, unknown]>) => events.map(([event, data], index) => `id: ${index + 1}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+export const BULK_EXAMPLE: OperationExample = {
+  request: { body: { keywords: ['nintendo switch oled', 'steam deck 512gb'], count: 1 } },
+  response: eventStream([
+    ['progress', { completed: 0, total: 2, succeeded: 0, failed: 0 }],
+    ['result', { index: 0, keyword: 'nintendo switch oled', requestId: EXAMPLE_REQUEST_ID, items: [EXAMPLE_ITEM], pagination: { page: 1, count: 1, returned: 1, totalResults: 1843, hasNextPage: true }, dataQuality: EXAMPLE_QUALITY }],
+    ['progress', { completed: 1, total: 2, succeeded: 1, failed: 0 }],
+    ['error', { index: 1, keyword: 'steam deck 512gb', requestId: 'req_01KAJ5Z9B1C2D3E4F5G6H7J8K9', error: 'The marketplace did not answer in time', code: 'upstream_timeout', retryAfter: 5 }],
+    ['progress', { completed: 2, total: 2, succeeded: 1, failed: 1 }],
+    ['complete', { total: 2, succeeded: 1, failed: 1, charged: 1 }],
+  ]),
+};
+
