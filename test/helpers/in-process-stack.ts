@@ -36,6 +36,8 @@ export interface InProcessStack {
   accounts: AccountsClient;
   simulatorUrl: string;
   redisKeyPrefix: string;
+  /** Another simulator, with knobs of its own (`MARKET_SIM_ERROR_RATE`, `MARKET_SIM_LATENCY_MS`, …); its address. */
+  startSimulator(env: Record<string, string>): Promise<string>;
   /** An api on these services, with its own environment (a closed gate, other capacity) and collaborators. */
   startApi(options?: { env?: Record<string, string>; overrides?: ApiOverrides }): Promise<InProcessApi>;
 }
@@ -92,6 +94,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
     accounts,
     simulatorUrl,
     redisKeyPrefix,
+    startSimulator: (env) => serve(createSimApp(loadSimConfig({ MARKET_SIM_PAGE_STYLE: 'lean', ...env }), logger)),
     async startApi(options = {}) {
       const config = loadApiConfig({
         INTERNAL_TOKEN: internalToken,

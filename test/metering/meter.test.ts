@@ -19,11 +19,11 @@ import { z } from 'zod';
 import { accountsClient, createWorkspace } from '../helpers/accounts-client.js';
 import { eventually } from '../helpers/http-client.js';
 import { SAMPLE_QUERY } from '../helpers/listing-query.js';
-import { startTestStack } from '../helpers/test-stack.js';
+import { startInProcessStack } from '../helpers/in-process-stack.js';
 import { TEST_REDIS_URL } from '../helpers/test-env.js';
 
 // The metering module in-process, on the real Redis, the real accounts service and the simulator.
-const stack = await startTestStack(t);
+const stack = await startInProcessStack(t);
 const logger = createLogger('meter-test', 'silent');
 const redis = createRedisClient({ url: TEST_REDIS_URL }, logger);
 await connectInBackground(redis, logger);
@@ -31,7 +31,7 @@ const probe = await createClient({ url: TEST_REDIS_URL }).connect();
 const agent = new Agent();
 const accounts = createAccountsClient({ url: stack.accountsInternalUrl, internalToken: stack.internalToken, timeoutMs: 3000, dispatcher: agent });
 const ledger = accountsQuotaLedger(accounts);
-const market = new MarketClient(marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: `http://127.0.0.1:${stack.ports.marketSim}`, MARKET_TIMEOUT_MS: '5000' })));
+const market = new MarketClient(marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: stack.simulatorUrl, MARKET_TIMEOUT_MS: '5000' })));
 const admissions: Admission[] = [];
 const outboxes: SettlementOutbox[] = [];
 t.teardown(async () => {

@@ -11,6 +11,8 @@ const simEnvSchema = z
     MARKET_SIM_JITTER_MS: envNonNegativeInt(0),
     MARKET_SIM_MAX_CONCURRENT: envNonNegativeInt(0),
     MARKET_SIM_ERROR_RATE: z.coerce.number().min(0).max(1).default(0),
+    /** Share of pages answered with the bot-challenge page, as a marketplace that blocks the stack does. */
+    MARKET_SIM_CHALLENGE_RATE: z.coerce.number().min(0).max(1).default(0),
     /** `full`: results pages of a real page's size and structure (0.7–2.4 MB); `lean`: the cards alone, for speed. */
     MARKET_SIM_PAGE_STYLE: z.enum(['full', 'lean']).default('full'),
     /** Rendered results pages kept, by size. */
@@ -25,6 +27,7 @@ const simEnvSchema = z
       jitterMs: env.MARKET_SIM_JITTER_MS,
       maxConcurrent: env.MARKET_SIM_MAX_CONCURRENT,
       errorRate: env.MARKET_SIM_ERROR_RATE,
+      challengeRate: env.MARKET_SIM_CHALLENGE_RATE,
     },
     pageStyle: env.MARKET_SIM_PAGE_STYLE,
     cacheBytes: env.MARKET_SIM_CACHE_MB * 1024 * 1024,

@@ -52,8 +52,11 @@ export function connectInBackground(client: RedisClient, logger: Logger): Promis
   );
 }
 
-/** Closes the client once its background connect has settled (destroying mid-connect would throw). */
+/**
+ * Closes the client, also while it is still trying to connect (Redis down since boot): destroying
+ * then ends the attempts and settles the background connect, so a stop never waits for Redis.
+ */
 export async function closeRedis(client: RedisClient, connected: Promise<void>): Promise<void> {
-  await connected;
   if (client.isOpen) client.destroy();
+  await connected;
 }

@@ -103,7 +103,8 @@ function errorResponses(codes: ErrorCode[], authenticated: boolean): JsonObject 
             ...(authenticated && status !== 401 ? AUTH_HEADERS : COMMON_HEADERS),
             ...(status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
           },
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          // The codes this status carries here, in the schema itself: a client can switch on them.
+          content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { code: { enum: statusCodes } } }] } } },
         },
       ]),
   );

@@ -94,6 +94,7 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
       if (knobs.errorRate > 0 && Math.random() < knobs.errorRate) {
         return html(ctx, 500, '<!DOCTYPE html><html><head><title>Error</title></head><body>Internal error</body></html>');
       }
+      if (knobs.challengeRate > 0 && Math.random() < knobs.challengeRate) return html(ctx, 200, renderChallengePage());
       // The latency is the time to answer, the page's rendering included, as a remote server's would be:
       // the answer goes out that long after the request came in, however long rendering took within it.
       const answerAt = performance.now() + knobs.latencyMs + (knobs.jitterMs > 0 ? Math.random() * knobs.jitterMs : 0);
