@@ -4,6 +4,7 @@ import { listingItemSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingQuery }
 import { LIMITS } from './limits.js';
 import { marketSiteSchema } from './market-sites.js';
 import { queryInt } from './query-fields.js';
+import { bodyMarketSite, integerIn, searchTextField } from './search-fields.js';
 
 export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
@@ -60,20 +61,11 @@ export type JobSummary = z.infer<typeof jobSummarySchema>;
 export const jobListSchema = z.object({ jobs: z.array(jobSummarySchema) });
 export type JobList = z.infer<typeof jobListSchema>;
 
-const keyword = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required: the search text' : 'must be a string') })
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(350, { error: 'must be at most 350 characters' });
-
-const integerIn = (min: number, max: number) =>
-  z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` });
-
 /** Body of `POST /v1/scrape/max` (JSON); unknown fields are ignored, as unknown query parameters are. */
 export const jobCreateBodySchema = z.object(
   {
-    keyword: keyword.meta({ description: 'search text' }),
-    marketSite: marketSiteSchema.default('market.com').meta({ description: 'regional site; availability is listed in capabilities' }),
+    keyword: searchTextField('must be a string').meta({ description: 'search text' }),
+    marketSite: bodyMarketSite,
     maxPages: integerIn(LIMITS.jobPages.min, LIMITS.jobPages.max).default(LIMITS.jobPages.default).meta({ description: 'at most this many pages are fetched (and charged)' }),
     count: integerIn(LIMITS.jobCount.min, LIMITS.jobCount.max).default(LIMITS.jobCount.default).meta({ description: 'results per page' }),
     resultType: jobResultTypeSchema.default('inline').meta({ description: '`download`: items only through the CSV' }),

@@ -3,13 +3,9 @@ import { LIMITS } from './limits.js';
 import { BUYING_FORMATS, ITEM_CONDITIONS, ITEM_ID_PATTERN, listingQueryOf, SEARCH_DEFAULTS, SORT_ORDERS } from './listing.js';
 import { DEFAULT_MARKET_SITE, MARKET_SITES } from './market-sites.js';
 import { queryBoolean, queryEnum, queryInt, queryNumber } from './query-fields.js';
+import { SEARCH_TEXT_MAX, searchTextField } from './search-fields.js';
 
-const keyword = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required: the search text' : 'must be given once, as a single value') })
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(350, { error: 'must be at most 350 characters' })
-  .meta({ param: { type: 'string', minLength: 1, maxLength: 350 }, description: 'search text' });
+const keyword = searchTextField('must be given once, as a single value').meta({ param: { type: 'string', minLength: 1, maxLength: SEARCH_TEXT_MAX }, description: 'search text' });
 
 const categoryId = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required: the category to browse' : 'must be given once, as a single value') })

@@ -7,8 +7,6 @@ import { z } from 'zod';
  * an implementation detail of query strings).
  */
 
-export type ParamDoc = Record<string, unknown>;
-
 const single = z.string({ error: 'must be given once, as a single value' });
 
 export const queryInt = (min: number, max: number) =>

@@ -1,4 +1,5 @@
-import type { Context } from 'koa';
+import type { ParameterizedContext } from 'koa';
+import type { BaseState } from './app-state.js';
 import type { ErrorBody } from '../contract/error-body.js';
 import type { ErrorCode } from '../contract/error-codes.js';
 import { AppError } from '../errors/app-error.js';
@@ -61,8 +62,8 @@ export function errorAnswer(error: AppError, requestId: string): { status: numbe
 }
 
 /** Answers an error through Koa (the middleware that catches what no route answered itself). */
-export function writeErrorResponse(ctx: Context, error: AppError): ErrorBody {
-  const answer = errorAnswer(error, ctx.state.requestId as string);
+export function writeErrorResponse(ctx: ParameterizedContext<BaseState>, error: AppError): ErrorBody {
+  const answer = errorAnswer(error, ctx.state.requestId);
   ctx.status = answer.status;
   ctx.set(answer.headers);
   ctx.body = answer.body;

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Transaction } from 'kysely';
 
 /**
  * Kysely's view of the schema. Names are camelCase here and snake_case in MySQL
@@ -114,11 +114,6 @@ export interface AccountsDatabase {
   requestHistory: RequestHistoryTable;
 }
 
-export type PlanRow = Selectable<PlansTable>;
-export type WorkspaceRow = Selectable<WorkspacesTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type NewApiKeyRow = Insertable<ApiKeysTable>;
-export type RequestHistoryRow = Selectable<RequestHistoryTable>;
 export type NewRequestHistoryRow = Insertable<RequestHistoryTable>;
 
 /** Accounts' tables through Kysely (createDb<AccountsDatabase>). */

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
@@ -19,7 +20,7 @@ export interface InternalAppDeps {
 
 /** The internal port: tRPC for the other services and health checks; never exposed by Caddy. */
 export function createInternalApp({ db, ledger, logger, internalToken }: InternalAppDeps): Koa {
-  const app = new Koa();
+  const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
   const health = healthRoutes({

@@ -73,7 +73,6 @@ export async function signUp(db: AccountsDb, input: { email: string; password: s
   return { ok: true, userId, workspaceId: created.workspaceId };
 }
 
-/** The user behind an e-mail and password, or null; the same time and the same null for an unknown address. */
 /**
  * Whom a sign-in names: the user the database finds for the address, if any, and the name the
  * throttle counts it under. The database compares addresses as its collation does (case and accents

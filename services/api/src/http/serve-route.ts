@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { AppError } from '@comps/shared/errors/app-error';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
 import type { BaseState } from '@comps/shared/http/app-state';
@@ -87,10 +87,10 @@ function servePublic(route: PublicRoute, deps: ServeDeps): Middleware<BaseState>
 }
 
 /** Writes the result; notes on the context what the access log says of it. */
-async function deliver(ctx: Context, result: Exclude<RouteResult, { kind: 'sent' }>, common: Record<string, string>, logger: Logger): Promise<boolean> {
+async function deliver(ctx: ParameterizedContext<BaseState>, result: Exclude<RouteResult, { kind: 'sent' }>, common: Record<string, string>, logger: Logger): Promise<boolean> {
   ctx.status = statusOf(result);
   if (result.kind === 'error') ctx.state.errorCode = result.error.code;
-  const received = await sendAnswer(ctx.res, wireAnswerOf(result, ctx.state.requestId as string, common), (error) =>
+  const received = await sendAnswer(ctx.res, wireAnswerOf(result, ctx.state.requestId, common), (error) =>
     logger.error({ err: error }, 'a streamed answer broke off'),
   );
   if (!received) ctx.state.notReceived = true;

@@ -4,6 +4,7 @@ import { Router } from '@koa/router';
 import { z } from 'zod';
 import { jobIdSchema } from '@comps/shared/contract/job';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
+import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
@@ -19,7 +20,7 @@ import { pingDatabase } from '@comps/shared/db/ping';
 
 /** The jobs service's only port, internal: health, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
 export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClient; logger: Logger; internalToken: string }): Koa {
-  const app = new Koa();
+  const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
   const health = healthRoutes({

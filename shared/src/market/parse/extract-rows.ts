@@ -10,7 +10,6 @@ function imageOf(image: Element | undefined): string | null {
   return real ?? null;
 }
 
-/** Whether `ancestor` holds `element` (below itself). */
 /** Adds `element` to `list` once (a class named twice lists it once, as a search by class finds it once). */
 function addOnce(list: Element[], element: Element): void {
   if (list.at(-1) !== element) list.push(element);

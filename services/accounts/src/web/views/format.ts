@@ -13,10 +13,6 @@ export function formatTime(value: Date | string): SafeHtml {
   return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
 }
 
-export function formatDay(value: Date): string {
-  return value.toISOString().slice(0, 10);
-}
-
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 export function monthName(value: Date): string {
