@@ -68,13 +68,13 @@ t.test('quota_exhausted comes before any upstream call', async (t) => {
 t.test('one history entry per request: status, code, charged, duration, site, redacted keyword, result count', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack);
   const secret = 'my+secret+product+search';
-  await request(stack.baseUrl, `/v1/scrape?keyword=${secret}+sim:total=7&marketSite=market.de`, { apiKey });
+  await request(stack.baseUrl, `/v1/scrape?keyword=${secret}+sim:total=7+sim:slow=150&marketSite=market.de`, { apiKey });
   await request(stack.baseUrl, `/v1/scrape?keyword=${secret}+sim:block`, { apiKey });
   await request(stack.baseUrl, `/v1/scrape?keyword=${secret}&page=0`, { apiKey });
   await request(stack.baseUrl, '/v1/scrape/category?categoryId=9&count=4', { apiKey });
   const [category, invalid, blocked, ok] = await historyOf(stack, workspaceId, 4);
   t.match(ok, { path: '/v1/scrape', status: 200, code: null, charged: 1, marketSite: 'market.de', keyword: '[redacted]', resultCount: 7 });
-  t.ok(ok!.durationMs >= 0);
+  t.ok(ok!.durationMs >= 150 && ok!.durationMs < 10_000, `the duration covers the marketplace's 150 ms (${ok!.durationMs} ms)`);
   t.match(blocked, { status: 502, code: 'upstream_blocked', charged: 0, keyword: '[redacted]', resultCount: null });
   t.match(invalid, { status: 400, code: 'invalid_request', charged: 0, keyword: '[redacted]' });
   t.match(category, { path: '/v1/scrape/category', status: 200, charged: 1, keyword: null, resultCount: 4 });
