@@ -59,8 +59,8 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
     for (const server of servers.reverse()) await server.close(100);
     for (const close of closers.reverse()) await close();
   });
-  const serve = async (app: { callback(): Parameters<typeof listen>[0] }) => {
-    const server = await listen(app.callback(), 0, '127.0.0.1');
+  const serve = async (app: { callback(): Parameters<typeof listen>[0] }, allowedMethods?: Parameters<typeof listen>[3]) => {
+    const server = await listen(app.callback(), 0, '127.0.0.1', allowedMethods);
     servers.push(server);
     return `http://127.0.0.1:${server.port}`;
   };
@@ -110,7 +110,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       });
       const service = createApiService(config, logger, { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });
       closers.push(() => service.close());
-      return { baseUrl: await serve(service.app), abandonRequests: () => service.abandonRequests() };
+      return { baseUrl: await serve(service.app, service.allowedMethods), abandonRequests: () => service.abandonRequests() };
     },
   };
 }

@@ -3,6 +3,7 @@ import t from 'tap';
 import { errorBodySchema } from '@comps/shared/contract/error-body';
 import { REQUEST_ID_PATTERN } from '@comps/shared/ids';
 import { assertError, assertShape } from '../helpers/contract-assertions.js';
+import { createWorkspace } from '../helpers/accounts-client.js';
 import { request } from '../helpers/http-client.js';
 import { startTestStack } from '../helpers/test-stack.js';
 
@@ -69,16 +70,55 @@ t.test("requests Go's HTTP server refuses before Caddy sees them get Go's plain-
     ['a CR inside a header value', 'GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n', '400 Bad Request: invalid header value'],
     ['a NUL inside a header value', 'GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nX-A: a\0b\r\n\r\n', '400 Bad Request: invalid header value'],
     ['a request line that is not HTTP', 'NONSENSE\r\n\r\n', '400 Bad Request'],
+    ['a DEL byte inside a header value', 'GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nX-A: a\x7fb\r\n\r\n', '400 Bad Request: invalid header value'],
+    ['a Content-Length that is not a number', 'POST /v1/scrape/max HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', '400 Bad Request'],
+    ['two Host headers', 'GET /v1/capabilities HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', '400 Bad Request'],
   ];
   for (const [what, bytes, reason] of cases) {
     const { answer } = await rawExchange(bytes);
     t.equal(answer, goAnswer(reason), `${what}: ${reason}, text/plain, no X-Request-Id`);
   }
+  // A transfer coding other than chunked is Go's 501, in its own words.
+  const { answer: coded } = await rawExchange('POST /v1/scrape/max HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n');
+  t.match(coded, /^HTTP\/1\.1 501 Not Implemented\r\n[\s\S]*\r\n\r\nUnsupported transfer encoding$/, 'Transfer-Encoding: gzip: 501 from Go, plain text');
+  t.notMatch(coded, /X-Request-Id/i, 'without X-Request-Id');
   // Headers over Go's own limit (1 MB) never reach Caddy's handlers either.
   const overGoLimit = await request(stack.baseUrl, '/v1/capabilities', { headers: { 'x-padding': 'd'.repeat(1_100_000) } });
   t.equal(overGoLimit.status, 431, 'headers over 1 MB: 431 from Go');
   t.equal(overGoLimit.text, '431 Request Header Fields Too Large', 'in plain text');
   t.equal(overGoLimit.headers.get('x-request-id'), null, 'without X-Request-Id');
+});
+
+/** The status line, the headers (lower-cased names) and the JSON body of a raw answer. */
+function parseAnswer(answer: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const [head = '', body = ''] = answer.split('\r\n\r\n', 2);
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
+}
+
+t.test('protocol edges are answered in the contract shape, with X-Request-Id', async (t) => {
+  const { apiKey } = await createWorkspace(stack);
+  const auth = `Authorization: Bearer ${apiKey}\r\n`;
+  const cases: Array<[string, string, number, string, string | null]> = [
+    ['a malformed chunked body', `POST /v1/scrape/max HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400, 'invalid_request', null],
+    ['an unknown method on a known path', 'FOO /v1/scrape/max HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 405, 'method_not_allowed', 'POST, GET'],
+    ['CONNECT on a known path', 'CONNECT /v1/scrape HTTP/1.1\r\nHost: x\r\n\r\n', 405, 'method_not_allowed', 'GET'],
+    ['a JSON endpoint given a body without Content-Type', `POST /v1/scrape/max HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 15\r\nConnection: close\r\n\r\n{"keyword":"x"}`, 415, 'unsupported_media_type', null],
+  ];
+  for (const [what, bytes, status, code, allow] of cases) {
+    const answer = parseAnswer((await rawExchange(bytes)).answer);
+    t.equal(answer.status, status, `${what}: ${status}`);
+    assertShape(t, errorBodySchema, answer.body, `${what}: the error object`);
+    t.equal((answer.body as { code: string }).code, code, `${what}: ${code}`);
+    t.match(answer.headers['x-request-id'], /^req_/, `${what}: X-Request-Id`);
+    t.equal((answer.body as { requestId: string }).requestId, answer.headers['x-request-id'], `${what}: requestId repeats it`);
+    if (allow) t.equal(answer.headers.allow, allow, `${what}: Allow`);
+  }
+  for (const encoding of ['gzip', 'deflate', 'br']) {
+    const corrupt = await request(stack.baseUrl, '/v1/scrape/max', { method: 'POST', apiKey, rawBody: 'not compressed at all', headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+    assertError(t, corrupt, 400, 'invalid_request');
+  }
 });
 
 t.test('a malformed escape in the query reaches the api, which answers in the contract shape', async (t) => {

@@ -9,6 +9,7 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
+import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
 import { PrincipalCache } from './auth/principal-cache.js';
@@ -28,6 +29,8 @@ export interface ApiOverrides {
 export interface ApiService {
   /** The public API (Caddy forwards to it). */
   app: Koa;
+  /** The methods each path is served with (for what Node answers before the app). */
+  allowedMethods: AllowedMethods;
   /** Health checks on the internal port. */
   internalApp: Koa;
   /** Requests still running are abandoned with a 503 (charged nothing). */
@@ -54,7 +57,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   setMaxListeners(0, stopping.signal);
   const rateLimiter = new FixedWindowLimiter(redis, `${prefix}rate:`);
 
-  const app = createApp({
+  const { app, allowedMethods } = createApp({
     logger,
     authenticator: new Authenticator(
       accounts,
@@ -76,6 +79,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
 
   return {
     app,
+    allowedMethods,
     internalApp: createInternalApp(redis, accounts),
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
     async close() {

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const logger = createLogger('api', config.logLevel);
   const service = createApiService(config, logger);
-  const publicServer = await listen(service.app.callback(), config.port, config.bindHost);
+  const publicServer = await listen(service.app.callback(), config.port, config.bindHost, service.allowedMethods);
   const internal = await listen(service.internalApp.callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [

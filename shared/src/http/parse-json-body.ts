@@ -13,13 +13,27 @@ const parse = koaBody({
   parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
 });
 
-/** For JSON endpoints: 415 for another media type, 413 past 64 KiB, 400 for malformed JSON. */
+/** A body whose Content-Encoding (gzip, deflate, br) does not decode: zlib's and brotli's error codes. */
+function isUndecodable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'));
+}
+
+/** For JSON endpoints: 415 for another media type (or none), 413 past 64 KiB, 400 for malformed JSON or a body that does not decode. */
 export function parseJsonBody(): Middleware {
   return async (ctx, next) => {
     if (!ctx.is('application/json')) {
       throw new AppError('unsupported_media_type', 'The request body must be application/json');
     }
-    await parse(ctx, next);
+    try {
+      await parse(ctx, next);
+    } catch (error) {
+      if (!isUndecodable(error)) throw error;
+      throw new AppError('invalid_request', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}) says`, {
+        details: [{ path: '(root)', message: 'must be encoded as Content-Encoding says' }],
+        cause: error,
+      });
+    }
   };
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from './client-error.js';
+import { answerClientError, answerConnect, type AllowedMethods } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -9,12 +9,17 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(handler: RequestListener, port: number, host: string): Promise<RunningServer> {
+/**
+ * Serves `handler` on the port (0: any free one). `allowedMethods` tells which methods a path is
+ * served with, for the requests Node answers before any handler runs (an unknown method, CONNECT).
+ */
+export async function listen(handler: RequestListener, port: number, host: string, allowedMethods: AllowedMethods = () => null): Promise<RunningServer> {
   const server = createServer(handler);
   // Caddy keeps upstream connections alive; outlive its idle timeout so it never reuses a closed one.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.on('clientError', answerClientError);
+  server.on('clientError', answerClientError(allowedMethods));
+  server.on('connect', answerConnect(allowedMethods));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { logRequests } from '@comps/shared/http/log-requests';
-import { rejectUnservedMethods } from '@comps/shared/http/reject-unserved-methods';
+import { methodsServedOn, rejectUnservedMethods } from '@comps/shared/http/reject-unserved-methods';
 import { parseForms } from '../web/forms.js';
 import { renderErrors } from '../web/render-errors.js';
 import { authRoutes } from '../web/routes/auth-routes.js';
@@ -39,7 +39,7 @@ export function createPublicApp(deps: WebDeps): Koa<WebState> {
   app.use(loadSession(deps.db, deps.sessions, deps.now));
   app.use((ctx, next) => (ctx.path === '/dashboard' || ctx.path.startsWith('/dashboard/') ? signedIn(ctx, next) : next()));
   app.use(verifyCsrf());
-  app.use(rejectUnservedMethods(routers));
+  app.use(rejectUnservedMethods(methodsServedOn(routers)));
   for (const router of routers) app.use(router.routes());
   return app;
 }

@@ -5,7 +5,8 @@ import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { logRequests } from '@comps/shared/http/log-requests';
-import { rejectUnservedMethods } from '@comps/shared/http/reject-unserved-methods';
+import { methodsServedOn, rejectUnservedMethods } from '@comps/shared/http/reject-unserved-methods';
+import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
@@ -63,7 +64,7 @@ export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
  * log (it sees the final status), then the error handler for what no route answers (an unknown
  * path), then the method check (405 before anything runs) and the routes, each served by serveRoute.
  */
-export function createApp(deps: ApiDeps): Koa<BaseState> {
+export function createApp(deps: ApiDeps): { app: Koa<BaseState>; allowedMethods: AllowedMethods } {
   // Caddy replaces X-Forwarded-For with the address it saw; only that last entry is trusted.
   const app = new Koa<BaseState>({ proxy: true, maxIpsCount: 1 });
   app.silent = true;
@@ -73,7 +74,8 @@ export function createApp(deps: ApiDeps): Koa<BaseState> {
   app.use(assignRequestId());
   app.use(logRequests(deps.logger));
   app.use(handleErrors(deps.logger));
-  app.use(rejectUnservedMethods([router]));
+  const allowedMethods = methodsServedOn([router]);
+  app.use(rejectUnservedMethods(allowedMethods));
   app.use(router.routes());
-  return app;
+  return { app, allowedMethods };
 }
