@@ -6,7 +6,7 @@ import { startTestStack } from '../helpers/test-stack.js';
 import { PrincipalCache } from '../../services/api/src/auth/principal-cache.js';
 import type { Principal } from '@comps/shared/internal/accounts/principal';
 
-t.test('an address that presents bad keys too often is refused with 429 before any lookup', async (t) => {
+t.test('an address that presents bad keys too often gets 429 for its bad keys; its valid keys are never held up', async (t) => {
   const stack = await startTestStack(t, { env: { AUTH_FAILURES_PER_MINUTE: '5' } });
   const cached = await createWorkspace(stack);
   const fresh = await createWorkspace(stack);
@@ -19,8 +19,8 @@ t.test('an address that presents bad keys too often is refused with 429 before a
   const refused = await request(stack.baseUrl, '/usage', { apiKey: `sk_${'9'.repeat(40)}` });
   const body = assertError(t, refused, 429, 'rate_limited');
   t.ok((body.retryAfter ?? 0) >= 1 && (body.retryAfter ?? 0) <= 60, `retry after ${body.retryAfter} s`);
-  assertError(t, await request(stack.baseUrl, '/usage', { apiKey: fresh.apiKey }), 429, 'rate_limited');
-  t.equal((await request(stack.baseUrl, '/usage', { apiKey: cached.apiKey })).status, 200, 'a caller whose valid key is cached is not held up');
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey: fresh.apiKey })).status, 200, 'a valid key never used from that address is answered');
+  t.equal((await request(stack.baseUrl, '/usage', { apiKey: cached.apiKey })).status, 200, 'and so is one used before');
   assertError(t, await request(stack.baseUrl, '/usage'), 401, 'unauthorized');
 });
 

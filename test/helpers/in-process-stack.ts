@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { createDb } from '@comps/shared/db/create-db';
 import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
+import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
@@ -16,6 +17,7 @@ import { createInternalApp as createJobsInternalApp } from '../../services/jobs/
 import { ActiveJobLock } from '../../services/jobs/src/jobs/active-job-lock.js';
 import { loadSimConfig } from '../../services/market-sim/src/config.js';
 import { createSimApp } from '../../services/market-sim/src/http/create-app.js';
+import { eventually } from './http-client.js';
 import { prepareTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
 
 interface Teardown {
@@ -69,14 +71,15 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
 
   const accountsDb = createDb<AccountsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 10, isolation: 'read committed' });
   closers.push(() => accountsDb.destroy());
-  const accountsInternalUrl = await serve(createAccountsInternalApp({ db: accountsDb, ledger: createLedgerContext(accountsDb, 300_000), logger, internalToken }));
+  const redis = createRedisClient({ url: TEST_REDIS_URL }, logger);
+  const redisConnected = connectInBackground(redis, logger);
+  closers.push(() => closeRedis(redis, redisConnected));
+  const keys = new RedisKeyAnnouncer(redis, redisKeyPrefix, logger);
+  const accountsInternalUrl = await serve(createAccountsInternalApp({ db: accountsDb, ledger: createLedgerContext(accountsDb, 300_000), keys, logger, internalToken }));
   const agent = new Agent();
   closers.push(() => agent.close());
   const accounts = createAccountsClient({ url: accountsInternalUrl, internalToken, timeoutMs: 5000, dispatcher: agent });
 
-  const redis = createRedisClient({ url: TEST_REDIS_URL }, logger);
-  const redisConnected = connectInBackground(redis, logger);
-  closers.push(() => closeRedis(redis, redisConnected));
   const jobsDb = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 5, isolation: 'read committed' });
   closers.push(() => jobsDb.destroy());
   const jobsUrl = await serve(
@@ -110,6 +113,8 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       });
       const service = createApiService(config, logger, { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });
       closers.push(() => service.close());
+      // Ready as the launcher waits for it: the keys loaded (unless the api cannot reach its dependencies at all).
+      if (!options.env?.REDIS_URL) await eventually('the api loaded the keys', async () => (service.keysLoaded() ? true : undefined));
       return { baseUrl: await serve(service.app, service.allowedMethods), abandonRequests: () => service.abandonRequests() };
     },
   };

@@ -1,6 +1,7 @@
 import { createDb } from '@comps/shared/db/create-db';
 import { migrateToLatest } from '@comps/shared/db/migrate';
 import { createLogger } from '@comps/shared/logging/create-logger';
+import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
@@ -25,19 +26,22 @@ async function main(): Promise<void> {
   await migrateToLatest(config.databaseUrl, ACCOUNTS_MIGRATIONS);
   const db = createDb<AccountsDatabase>({ url: config.databaseUrl, connectionLimit: 20, isolation: 'read committed' });
   const ledger = createLedgerContext(db, config.reservationTtlSeconds * 1000);
-  // Only sign-in and sign-up need Redis (their throttles); the internal API works without it, so
+  // Sign-in and sign-up need Redis (their throttles), and key changes are announced through it;
+  // the internal API works without it (an unannounced change reaches the apis at their next full load), so
   // Redis is not a readiness check here: while it is down those two pages answer 503.
   const redis = createRedisClient({ url: config.redisUrl }, logger);
   const redisConnected = connectInBackground(redis, logger);
+  const keys = new RedisKeyAnnouncer(redis, config.redisKeyPrefix, logger);
   const jobs = jobsServiceGateway({ url: config.jobsUrl, internalToken: config.internalToken, timeoutMs: config.internalCallTimeoutMs });
 
   const internal = await listen(
-    createInternalApp({ db, ledger, logger, internalToken: config.internalToken }).callback(),
+    createInternalApp({ db, ledger, keys, logger, internalToken: config.internalToken }).callback(),
     config.internalPort,
     config.bindHost,
   );
   const publicApp = createPublicApp({
     db,
+    keys,
     logger,
     assets: createAssetStore(),
     throttle: new AuthThrottle(redis, `${config.redisKeyPrefix}accounts:`, config.authThrottle),

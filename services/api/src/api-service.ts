@@ -12,6 +12,7 @@ import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
+import { KeyDirectory } from './auth/key-directory.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import type { ApiConfig } from './config.js';
 import { createApp } from './http/create-app.js';
@@ -33,6 +34,8 @@ export interface ApiService {
   allowedMethods: AllowedMethods;
   /** Health checks on the internal port. */
   internalApp: Koa;
+  /** Whether the first load of the API keys is done (readiness). */
+  keysLoaded(): boolean;
   /** Requests still running are abandoned with a 503 (charged nothing). */
   abandonRequests(): void;
   /** After the servers closed: settles what this process holds, flushes history, closes its clients. */
@@ -56,11 +59,17 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   // Every request in flight listens to it: as many listeners as requests, by design.
   setMaxListeners(0, stopping.signal);
   const rateLimiter = new FixedWindowLimiter(redis, `${prefix}rate:`);
+  // The subscriber needs a connection of its own (one in subscriber mode answers nothing else).
+  const subscriber = createRedisClient({ url: shared.redisUrl }, logger);
+  const subscriberConnected = connectInBackground(subscriber, logger);
+  const directory = new KeyDirectory({ accounts, redis, subscriber, redisKeyPrefix: prefix, logger });
+  directory.start();
 
   const { app, allowedMethods } = createApp({
     logger,
     authenticator: new Authenticator(
       accounts,
+      directory,
       new PrincipalCache(config.authCacheTtlMs),
       new FailedAuthThrottle(new FixedWindowLimiter(redis, `${prefix}auth-failures:`), config.authFailuresPerMinute),
     ),
@@ -80,9 +89,12 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   return {
     app,
     allowedMethods,
-    internalApp: createInternalApp(redis, accounts),
+    internalApp: createInternalApp({ redis, accounts, directory }),
+    keysLoaded: () => directory.loaded,
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
     async close() {
+      await directory.close();
+      await closeRedis(subscriber, subscriberConnected);
       await metering.close();
       await history.close();
       await internalAgent.close();

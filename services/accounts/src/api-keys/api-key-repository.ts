@@ -3,6 +3,7 @@ import type { AccountsExecutor } from '../db/database.js';
 export interface StoredApiKey {
   id: string;
   workspaceId: string;
+  keyHash: string;
   prefix: string;
   lastFour: string;
 }
@@ -17,7 +18,7 @@ export async function insertApiKey(
 export async function findActiveApiKeyByHash(db: AccountsExecutor, keyHash: string): Promise<StoredApiKey | undefined> {
   return db
     .selectFrom('apiKeys')
-    .select(['id', 'workspaceId', 'prefix', 'lastFour'])
+    .select(['id', 'workspaceId', 'keyHash', 'prefix', 'lastFour'])
     .where('keyHash', '=', keyHash)
     .where('revokedAt', 'is', null)
     .executeTakeFirst();
@@ -34,7 +35,7 @@ export async function revokeApiKey(
   const value = 'keyHash' in match ? match.keyHash : match.id;
   let query = db
     .selectFrom('apiKeys')
-    .select(['id', 'workspaceId', 'prefix', 'lastFour'])
+    .select(['id', 'workspaceId', 'keyHash', 'prefix', 'lastFour'])
     .where(column, '=', value)
     .where('revokedAt', 'is', null);
   if (workspaceId !== undefined) query = query.where('workspaceId', '=', workspaceId);
@@ -42,4 +43,16 @@ export async function revokeApiKey(
   if (!key) return undefined;
   await db.updateTable('apiKeys').set({ revokedAt: now }).where('id', '=', key.id).where('revokedAt', 'is', null).execute();
   return key;
+}
+
+/** Active keys' hashes after `afterId`, in the order of their ids (a page of an api's full load). */
+export async function listActiveKeyHashes(db: AccountsExecutor, afterId: string | null, limit: number): Promise<Array<{ id: string; keyHash: string }>> {
+  let query = db.selectFrom('apiKeys').select(['id', 'keyHash']).where('revokedAt', 'is', null);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  return query.orderBy('id').limit(limit).execute();
+}
+
+export async function countActiveKeys(db: AccountsExecutor): Promise<number> {
+  const row = await db.selectFrom('apiKeys').select((eb) => eb.fn.countAll<number>().as('count')).where('revokedAt', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.count);
 }

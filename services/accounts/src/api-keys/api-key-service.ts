@@ -1,10 +1,11 @@
+import { fingerprintHexOf, type KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import type { Principal } from '@comps/shared/internal/accounts/principal';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newApiKeyId } from '@comps/shared/ids';
 import { quotaSnapshot } from '../ledger/ledger-service.js';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
-import { findActiveApiKeyByHash, insertApiKey, revokeApiKey } from './api-key-repository.js';
+import { countActiveKeys, findActiveApiKeyByHash, insertApiKey, listActiveKeyHashes, revokeApiKey } from './api-key-repository.js';
 import { API_KEY_PATTERN, hashApiKey } from '@comps/shared/api-key-format';
 import { generateApiKey } from './api-key-secret.js';
 import type { AccountsDb, AccountsExecutor } from '../db/database.js';
@@ -17,7 +18,8 @@ export interface IssuedApiKey {
   lastFour: string;
 }
 
-export async function issueApiKey(db: AccountsExecutor, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+/** A key made: the caller announces it (key-announcements.ts) once it is committed, or deletes it unseen (sign-up). */
+export async function issueApiKey(db: AccountsExecutor, workspaceId: string, name: string | null): Promise<IssuedApiKey & { keyHash: string }> {
   const secret = generateApiKey();
   const apiKeyId = newApiKeyId();
   await insertApiKey(db, {
@@ -28,25 +30,39 @@ export async function issueApiKey(db: AccountsExecutor, workspaceId: string, nam
     lastFour: secret.lastFour,
     name,
   });
-  return { apiKeyId, key: secret.key, prefix: secret.prefix, lastFour: secret.lastFour };
+  return { apiKeyId, key: secret.key, prefix: secret.prefix, lastFour: secret.lastFour, keyHash: secret.hash };
 }
 
-export async function createApiKey(db: AccountsDb, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
+/** Another key for a workspace, announced to every api before the caller sees it. */
+export async function createApiKey(db: AccountsDb, keys: KeyAnnouncer, workspaceId: string, name: string | null): Promise<IssuedApiKey> {
   if (!(await findWorkspaceWithPlan(db, workspaceId))) {
     throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
   }
-  return issueApiKey(db, workspaceId, name);
+  const { keyHash, ...issued } = await issueApiKey(db, workspaceId, name);
+  await keys.created(keyHash);
+  return issued;
 }
 
 /**
  * Revokes a key given as the key itself or as its id. With `workspaceId`, only a key of that
  * workspace: another workspace's key is "not found", exactly as a key that does not exist.
  */
-export async function revokeKey(db: AccountsDb, keyOrId: string, now: Date, workspaceId?: string): Promise<{ apiKeyId: string; workspaceId: string }> {
+export async function revokeKey(db: AccountsDb, keys: KeyAnnouncer, keyOrId: string, now: Date, workspaceId?: string): Promise<{ apiKeyId: string; workspaceId: string }> {
   const match = API_KEY_PATTERN.test(keyOrId) ? { keyHash: hashApiKey(keyOrId) } : { id: keyOrId };
   const revoked = await revokeApiKey(db, match, now, workspaceId);
   if (!revoked) throw new AppError('not_found', 'No active API key matches');
+  await keys.revoked(revoked.keyHash);
   return { apiKeyId: revoked.id, workspaceId: revoked.workspaceId };
+}
+
+/** A page of active keys' fingerprints (an api's full load). */
+export async function keyFingerprints(db: AccountsDb, afterId: string | null, limit: number): Promise<{ fingerprints: string[]; lastId: string | null; total: number | null }> {
+  const rows = await listActiveKeyHashes(db, afterId, limit);
+  return {
+    fingerprints: rows.map((row) => fingerprintHexOf(row.keyHash)),
+    lastId: rows.length === limit ? rows.at(-1)!.id : null,
+    total: afterId === null ? await countActiveKeys(db) : null,
+  };
 }
 
 /** The caller behind a key hash, with the limits that apply to it; null for an unknown or revoked key. */

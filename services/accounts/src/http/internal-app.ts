@@ -5,6 +5,7 @@ import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
+import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { LedgerContext } from '../ledger/ledger-context.js';
 import { accountsRouter } from '../trpc/router.js';
@@ -14,12 +15,13 @@ import type { AccountsDb } from '../db/database.js';
 export interface InternalAppDeps {
   db: AccountsDb;
   ledger: LedgerContext;
+  keys: KeyAnnouncer;
   logger: Logger;
   internalToken: string;
 }
 
 /** The internal port: tRPC for the other services and health checks; never exposed by Caddy. */
-export function createInternalApp({ db, ledger, logger, internalToken }: InternalAppDeps): Koa {
+export function createInternalApp({ db, ledger, keys, logger, internalToken }: InternalAppDeps): Koa<BaseState> {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
@@ -33,6 +35,6 @@ export function createInternalApp({ db, ledger, logger, internalToken }: Interna
   app.use(handleErrors(logger));
   app.use(health.routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) ? guard(ctx, next) : next()));
-  app.use(mountTrpc(accountsRouter, () => ({ db, ledger, logger })));
+  app.use(mountTrpc(accountsRouter, () => ({ db, ledger, keys, logger })));
   return app;
 }

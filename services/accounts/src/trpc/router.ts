@@ -8,6 +8,7 @@ import { getUsage } from './procedures/get-usage.js';
 import { getWorkspace } from './procedures/get-workspace.js';
 import { issuePasswordLink } from './procedures/issue-password-link.js';
 import { listHistory } from './procedures/list-history.js';
+import { listKeyFingerprints } from './procedures/list-key-fingerprints.js';
 import { ping } from './procedures/ping.js';
 import { purge } from './procedures/purge.js';
 import { recordHistory } from './procedures/record-history.js';
@@ -22,7 +23,7 @@ import { router } from './trpc.js';
 
 /** The procedures of `accountsContract` (shared/src/internal/accounts), which the other services call. */
 export const accountsRouter = router({
-  apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey }),
+  apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey, fingerprints: listKeyFingerprints }),
   workspaces: router({ create: createWorkspace, get: getWorkspace, setLimits: setWorkspaceLimits }),
   users: router({ create: createUser, issuePasswordLink }),
   quota: router({ reserve: reserveQuota, settle: settleQuota, settleBatch: settleQuotaBatch, release: releaseQuota }),

@@ -1,3 +1,4 @@
+import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import { createInternalTrpc } from '@comps/shared/internal/internal-trpc';
 import type { LedgerContext } from '../ledger/ledger-context.js';
@@ -5,6 +6,8 @@ import type { AccountsDb } from '../db/database.js';
 
 export interface AccountsContext {
   db: AccountsDb;
+  /** Tells every api of keys made and revoked. */
+  keys: KeyAnnouncer;
   ledger: LedgerContext;
   logger: Logger;
 }

@@ -1,3 +1,4 @@
+import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { JobsGateway } from '../jobs/jobs-gateway.js';
 import type { AuthThrottle } from '../sessions/auth-throttle.js';
@@ -8,6 +9,8 @@ import type { AccountsDb } from '../db/database.js';
 /** What the dashboard's routes are given (made once by main). */
 export interface WebDeps {
   db: AccountsDb;
+  /** Tells every api of keys made and revoked. */
+  keys: KeyAnnouncer;
   logger: Logger;
   assets: AssetStore;
   throttle: AuthThrottle;

@@ -4,6 +4,7 @@ import { quotaPeriodAt } from '@comps/shared/db/period';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newWorkspaceId } from '@comps/shared/ids';
+import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { issueApiKey, type IssuedApiKey } from '../api-keys/api-key-service.js';
 import { quotaSnapshot, unsettledAmong } from '../ledger/ledger-service.js';
 import { effectivePlan } from './effective-plan.js';
@@ -21,15 +22,19 @@ export interface CreatedWorkspace {
   apiKey: IssuedApiKey;
 }
 
-/** A workspace and its first API key, together or not at all. */
-export async function createWorkspace(db: AccountsDb, input: { name: string; planId: PlanId }): Promise<CreatedWorkspace> {
+/**
+ * A workspace and its first API key, together or not at all. The key is announced to the apis when
+ * `keys` is given; sign-up gives none, since it deletes that key unseen.
+ */
+export async function createWorkspace(db: AccountsDb, input: { name: string; planId: PlanId }, keys?: KeyAnnouncer): Promise<CreatedWorkspace> {
   if (!(await planExists(db, input.planId))) throw new AppError('invalid_request', `Unknown plan ${input.planId}`);
   const workspaceId = newWorkspaceId();
-  return withTransaction(db, async (trx) => {
+  const { keyHash, ...apiKey } = await withTransaction(db, async (trx) => {
     await insertWorkspace(trx, { id: workspaceId, name: input.name, planId: input.planId });
-    const apiKey = await issueApiKey(trx, workspaceId, 'default');
-    return { workspaceId, apiKey };
+    return issueApiKey(trx, workspaceId, 'default');
   });
+  await keys?.created(keyHash);
+  return { workspaceId, apiKey };
 }
 
 export async function setWorkspaceLimits(db: AccountsDb, workspaceId: string, patch: LimitsPatch): Promise<EffectivePlan> {

@@ -3,6 +3,7 @@ import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-cl
 import { type Principal } from '@comps/shared/internal/accounts/principal';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { FailedAuthThrottle } from './failed-auth-throttle.js';
+import type { KeyDirectory } from './key-directory.js';
 import type { PrincipalCache } from './principal-cache.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -14,12 +15,15 @@ export interface Caller {
 
 /**
  * Bearer authentication. Missing, malformed, unknown and revoked keys all throw 401
- * `unauthorized`; an address that presented bad keys too often is refused with 429 first. A key
- * found valid is cached for a short time (revocation bites within it).
+ * `unauthorized`. Keys this process knows to be unknown (KeyDirectory) are refused without asking
+ * accounts, and each counts against its sender's address: an address that presented bad keys too
+ * often is refused with 429 for its bad keys, while a valid key from it is never slowed. A key found
+ * valid is cached for a short time (revocation bites within it).
  */
 export class Authenticator {
   constructor(
     private readonly accounts: AccountsClient,
+    private readonly directory: Pick<KeyDirectory, 'verdict'>,
     private readonly cache: PrincipalCache,
     private readonly throttle: FailedAuthThrottle,
   ) {}
@@ -30,21 +34,27 @@ export class Authenticator {
     }
     const key = BEARER.exec(authorization)?.[1];
     const keyHash = key && API_KEY_PATTERN.test(key) ? hashApiKey(key) : undefined;
-    let principal = keyHash ? this.cache.get(keyHash) : null;
-    if (!principal) {
+    if (!keyHash) return this.refuse(address, new AppError('unauthorized', 'Malformed API key: expected Authorization: Bearer sk_…'));
+    const cached = this.cache.get(keyHash);
+    if (cached) return { principal: cached, keyHash };
+    const verdict = await this.directory.verdict(keyHash);
+    if (verdict === 'unknown') return this.refuse(address, UNKNOWN_KEY());
+    if (verdict === 'unsure') {
+      // Before the directory is loaded, accounts is asked, behind the throttle, unless it said no moments ago.
+      if (cached === null) return this.refuse(address, UNKNOWN_KEY());
       await this.throttle.check(address);
-      if (keyHash && principal === undefined) {
-        principal = await this.accounts.apiKeys.authenticate.query({ keyHash });
-        this.cache.set(keyHash, principal);
-      }
     }
-    if (!principal || !keyHash) {
-      await this.throttle.recordFailure(address);
-      throw keyHash
-        ? new AppError('unauthorized', 'Unknown or revoked API key')
-        : new AppError('unauthorized', 'Malformed API key: expected Authorization: Bearer sk_…');
-    }
+    const principal = await this.accounts.apiKeys.authenticate.query({ keyHash });
+    this.cache.set(keyHash, principal);
+    if (!principal) return this.refuse(address, UNKNOWN_KEY());
     return { principal, keyHash };
+  }
+
+  /** A bad key: 429 when its address has failed too often already, else 401; counted either way. */
+  private async refuse(address: string, error: AppError): Promise<never> {
+    await this.throttle.check(address);
+    await this.throttle.recordFailure(address);
+    throw error;
   }
 
   /** Keeps the cached figures current after a charge, so headers of the next request are fresh. */
@@ -52,3 +62,5 @@ export class Authenticator {
     this.cache.updateQuota(caller.keyHash, quota);
   }
 }
+
+const UNKNOWN_KEY = () => new AppError('unauthorized', 'Unknown or revoked API key');

@@ -1,18 +1,25 @@
 import Koa from 'koa';
-import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { healthRoutes } from '@comps/shared/http/health-routes';
+import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
+import type { KeyDirectory } from '../auth/key-directory.js';
 
-/** The internal port: health checks only; Caddy never routes here. Accounts is asked through the same client the requests use. */
-export function createInternalApp(redis: RedisClient, accounts: AccountsClient): Koa {
+/**
+ * The internal port: health checks only; Caddy never routes here. Accounts is asked through the
+ * same client the requests use; the api is ready once it knows which keys exist.
+ */
+export function createInternalApp(deps: { redis: RedisClient; accounts: AccountsClient; directory: Pick<KeyDirectory, 'loaded'> }): Koa {
   const app = new Koa();
   app.silent = true;
   const health = healthRoutes({
     redis: async () => {
-      await redis.ping();
+      await deps.redis.ping();
     },
     accounts: async () => {
-      await accounts.health.ping.query();
+      await deps.accounts.health.ping.query();
+    },
+    keys: async () => {
+      if (!deps.directory.loaded) throw new Error('the API keys are not loaded yet');
     },
   });
   app.use(health.routes());

@@ -5,11 +5,15 @@ import { effectivePlanSchema, planIdSchema, usageSchema } from '../../contract/u
 import { requestIdSchema, workspaceIdSchema } from '../../ids.js';
 import { mutation, noInput, query } from '../procedure-contract.js';
 import { historyRecordSchema } from './history-record.js';
+import { FINGERPRINT_HEX_LENGTH } from './key-announcements.js';
 import { principalSchema } from './principal.js';
 import { reserveOutcomeSchema, settleBatchOutcomeSchema, settleOutcomeSchema } from './quota.js';
 
 /** More than this many unsettled charges means settling has stalled for long; a usage read sends the first ones. */
 export const MAX_ANSWERED_REQUEST_IDS = 100_000;
+
+/** Fingerprints one page of `apiKeys.fingerprints` holds at most. */
+export const MAX_FINGERPRINTS_PAGE = 10_000;
 
 /** The key itself is in this answer only: it is stored as a hash. */
 export const issuedApiKeySchema = z.object({ apiKeyId: z.string(), key: z.string(), prefix: z.string(), lastFour: z.string() });
@@ -37,6 +41,16 @@ export const accountsContract = {
     authenticate: query(z.object({ keyHash: z.string().regex(/^[0-9a-f]{64}$/) }), principalSchema.nullable()),
     create: mutation(z.object({ workspaceId: workspaceIdSchema, name: z.string().min(1).max(100).nullable().default(null) }), issuedApiKeySchema),
     revoke: mutation(z.object({ keyOrId: z.string().min(1).max(200) }), z.object({ apiKeyId: z.string(), workspaceId: z.string() })),
+    /** Every active key's fingerprint (key-announcements.ts), a page at a time in the order of their ids: an api's full load. */
+    fingerprints: query(
+      z.object({ afterId: z.string().max(40).nullable(), limit: z.number().int().min(1).max(MAX_FINGERPRINTS_PAGE) }),
+      z.object({
+        fingerprints: z.array(z.string().length(FINGERPRINT_HEX_LENGTH)),
+        lastId: z.string().nullable(),
+        /** With the first page (no `afterId`): how many keys are active, so the caller sizes its table once. */
+        total: z.number().int().nullable(),
+      }),
+    ),
   },
   workspaces: {
     create: mutation(z.object({ name: z.string().trim().min(1).max(200), planId: planIdSchema.default('free') }), z.object({ workspaceId: z.string(), apiKey: issuedApiKeySchema })),

@@ -8,4 +8,4 @@ const { create } = accountsContract.apiKeys;
 export const createApiKey = procedure
   .input(create.input)
   .output(create.output)
-  .mutation(({ ctx, input }) => createKey(ctx.db, input.workspaceId, input.name));
+  .mutation(({ ctx, input }) => createKey(ctx.db, ctx.keys, input.workspaceId, input.name));

@@ -7,4 +7,4 @@ const contract = accountsContract.workspaces.create;
 export const createWorkspace = procedure
   .input(contract.input)
   .output(contract.output)
-  .mutation(({ ctx, input }) => create(ctx.db, input));
+  .mutation(({ ctx, input }) => create(ctx.db, input, ctx.keys));

@@ -8,4 +8,4 @@ const { revoke } = accountsContract.apiKeys;
 export const revokeApiKey = procedure
   .input(revoke.input)
   .output(revoke.output)
-  .mutation(({ ctx, input }) => revokeKey(ctx.db, input.keyOrId, ctx.ledger.now()));
+  .mutation(({ ctx, input }) => revokeKey(ctx.db, ctx.keys, input.keyOrId, ctx.ledger.now()));

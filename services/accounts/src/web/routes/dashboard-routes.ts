@@ -60,7 +60,7 @@ export function dashboardRoutes(deps: WebDeps): Router<WebState> {
       const error = 'Choose a name of at most 100 characters.';
       return sendPage(ctx, keysPage(frameOf(ctx, deps), { csrfToken: csrfTokenFor(session.sessionId), keys, error, name }), 400);
     }
-    const issued = await createApiKey(deps.db, session.workspaceId, name || null);
+    const issued = await createApiKey(deps.db, deps.keys, session.workspaceId, name || null);
     deps.logger.info({ workspaceId: session.workspaceId, apiKeyId: issued.apiKeyId }, 'API key created');
     setCookie(ctx, NEW_KEY_COOKIE, sealNewKey(session.sessionId, { apiKeyId: issued.apiKeyId, key: issued.key }), {
       path: NEW_KEY_COOKIE_PATH,
@@ -88,7 +88,7 @@ export function dashboardRoutes(deps: WebDeps): Router<WebState> {
     const keyId = String(ctx.params.keyId);
     if (!KEY_ID.test(keyId)) throw new AppError('not_found', 'No such key');
     // Scoped to the session's workspace whatever the form says: another workspace's key is not_found.
-    const revoked = await revokeKey(deps.db, keyId, deps.now(), session.workspaceId);
+    const revoked = await revokeKey(deps.db, deps.keys, keyId, deps.now(), session.workspaceId);
     deps.logger.info({ workspaceId: session.workspaceId, apiKeyId: revoked.apiKeyId }, 'API key revoked');
     seeOther(ctx, `/dashboard/keys?revoked=${encodeURIComponent(revoked.apiKeyId)}`);
   });
