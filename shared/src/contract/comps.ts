@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { moneySchema } from './money.js';
+
+/**
+ * The comps of the contract ("Comps: what each listing is, and what the listings say together"):
+ * what each listing is (`comps` on an item) and what the listings say together (`stats` on a
+ * collection).
+ */
+
+export const COMPS_KINDS = ['single', 'lot', 'accessory'] as const;
+export const compsKindSchema = z.enum(COMPS_KINDS);
+export type CompsKind = z.infer<typeof compsKindSchema>;
+
+export const CONDITION_GROUPS = ['new', 'used', 'refurbished', 'forParts'] as const;
+export const conditionGroupSchema = z.enum(CONDITION_GROUPS);
+export type ConditionGroup = z.infer<typeof conditionGroupSchema>;
+
+/** Why an item is not counted: the first that applies, in this order. */
+export const EXCLUSION_REASONS = ['looseMatch', 'noPrice', 'otherCurrency', 'priceRange', 'forParts', 'accessory', 'lot', 'bestOfferAccepted', 'outlier'] as const;
+export const exclusionReasonSchema = z.enum(EXCLUSION_REASONS);
+export type ExclusionReason = z.infer<typeof exclusionReasonSchema>;
+
+/** The reasons a caller may ask to count anyway (`statsInclude`). */
+export const INCLUDABLE_REASONS = ['bestOfferAccepted', 'forParts', 'accessory', 'lot', 'outlier', 'looseMatch'] as const;
+export const includableReasonSchema = z.enum(INCLUDABLE_REASONS);
+export type IncludableReason = z.infer<typeof includableReasonSchema>;
+
+export const itemCompsSchema = z.object({
+  kind: compsKindSchema,
+  condition: conditionGroupSchema.nullable(),
+  units: z.number().int().min(1).nullable(),
+  unitPrice: moneySchema.nullable(),
+  landedUnitPrice: moneySchema.nullable(),
+  counted: z.boolean(),
+  excludedBecause: exclusionReasonSchema.nullable(),
+});
+export type ItemComps = z.infer<typeof itemCompsSchema>;
+
+const figure = z.number();
+const median = figure.nullable();
+
+export const statsSchema = z.object({
+  basis: z.enum(['sold', 'asking']),
+  currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
+  listings: z.number().int(),
+  counted: z.number().int(),
+  excluded: z.object(Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, z.number().int()])) as Record<ExclusionReason, z.ZodNumber>),
+  confidence: z.enum(['high', 'medium', 'low', 'insufficient']),
+  unitPrice: z.object({ min: figure, p10: figure, p25: figure, median: figure, p75: figure, p90: figure, max: figure, mean: figure, trimmedMean: figure }).nullable(),
+  medianInterval: z.object({ level: z.literal(0.95), low: figure, high: figure }).nullable(),
+  fences: z.object({ low: figure, high: figure }).nullable(),
+  landedUnitPrice: z.object({ counted: z.number().int(), p25: figure, median: figure, p75: figure }).nullable(),
+  byCondition: z.array(z.object({ condition: conditionGroupSchema, counted: z.number().int(), median })),
+  byFormat: z.array(z.object({ format: z.enum(['auction', 'buyItNow']), counted: z.number().int(), median })),
+  bestOfferAccepted: z.object({ count: z.number().int(), medianAskingPrice: median }).nullable(),
+  lots: z.object({ count: z.number().int(), medianUnitPrice: median }).nullable(),
+  soldDates: z.object({ first: z.iso.date(), last: z.iso.date() }).nullable(),
+  daily: z.array(z.object({ date: z.iso.date(), counted: z.number().int(), median })),
+});
+export type Stats = z.infer<typeof statsSchema>;
