@@ -70,7 +70,8 @@ async function whileAnotherRuns(route: { method: string; path: string }, first: 
   return answer;
 }
 
-const { apiKey: key } = await createWorkspace(stack);
+// The key most provocations use: a rate no run of this file reaches.
+const { apiKey: key } = await createWorkspace(stack, { rate: 100_000 });
 const itemId = ((await request(apis.plain.baseUrl, '/v1/scrape?keyword=desk+lamp&count=1', { apiKey: key })).body as { items: Array<{ itemId: string }> }).items[0]!.itemId;
 const fresh = async (limits: { quota?: number; rate?: number; concurrency?: number } = {}) => (await createWorkspace(stack, limits)).apiKey;
 
@@ -167,6 +168,18 @@ const routes: Array<{ method: string; path: string; provoke: (route: { method: s
         await answerOf(item, { key, path: '/v1/item/12' }),
         await answerOf(item, { key, path: '/v1/item/123456789012' }),
         ...(await marketCall(item, (site) => `/v1/item/${itemId}?marketSite=${site}`)),
+      ];
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/sell-through',
+    provoke: async (route) => {
+      const both = { ...route, path: '/v1/sell-through?keyword=desk+lamp' };
+      return [
+        ...(await common(both)),
+        await answerOf(both, { key, path: '/v1/sell-through' }),
+        ...(await marketCall(both, (site) => `/v1/sell-through?keyword=desk+lamp&marketSite=${site}`)),
       ];
     },
   },

@@ -57,3 +57,8 @@ export const itemIdSchema = z
 
 /** The query of `/v1/item/{itemId}`. */
 export const itemQueryObject = z.object({ marketSite: sharedFields.marketSite });
+
+/** The query of `/v1/sell-through` (beyond the specification): a search's, without what one page of results is about. */
+export const sellThroughParamsObject = searchParamsObject.omit({ page: true, count: true, sold: true, sortOrder: true });
+export const sellThroughParamsSchema = priceOrder(sellThroughParamsObject);
+export type SellThroughParams = z.output<typeof sellThroughParamsSchema>;

@@ -63,10 +63,12 @@ export interface MeteredCall<C extends MarketCall> {
    * Hands the answer over (writes the response, sends the event, stores the page) while the permits
    * and the reservation are still held, and says whether it was received whole. Only an answer
    * received whole is charged; one that was not (the caller hung up, the job no longer wants the
-   * page) is given back and recorded as 499. Waiting here is the deliverer's own business: it must
-   * end (it is not cut short by `signal`).
+   * page) is given back and recorded as 499. An AppError instead says the answer is not given
+   * because of that error (a sell-through whose other call failed): given back, recorded and
+   * answered as that error. Waiting here is the deliverer's own business: it must end (it is not
+   * cut short by `signal`).
    */
-  deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean>;
+  deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean | AppError>;
   /** Told once the call is admitted and its quota reserved (a job starts its next page then, so pages take quota in order). */
   onReserved?: () => void;
   history: HistoryContext;
@@ -167,7 +169,7 @@ export class Meter {
     }
     const resultCount = 'items' in value ? value.items.length : 1;
 
-    let delivered: boolean;
+    let delivered: boolean | AppError;
     try {
       delivered = await input.deliver({ value, quota });
     } catch (error) {
@@ -175,6 +177,11 @@ export class Meter {
       await this.giveBack(permit, input.requestId);
       this.deps.history.add(entry({ status: 500, code: 'internal_error', charged: 0, resultCount }));
       throw error;
+    }
+    if (delivered instanceof AppError) {
+      await this.giveBack(permit, input.requestId);
+      this.deps.history.add(entry({ status: delivered.status, code: delivered.code, charged: 0, resultCount }));
+      return { kind: 'failed', error: delivered, quota: quotaGivenBack };
     }
     if (!delivered) {
       await this.giveBack(permit, input.requestId);

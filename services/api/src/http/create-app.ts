@@ -23,6 +23,7 @@ import { listJobsRoute } from '../routes/jobs/list-jobs.js';
 import { browseCategoryRoute } from '../routes/listings/browse-category.js';
 import { getItemRoute } from '../routes/listings/get-item.js';
 import { searchListingsRoutes } from '../routes/listings/search-listings.js';
+import { sellThroughRoute } from '../routes/listings/sell-through.js';
 import { getCapabilitiesRoute } from '../routes/service/get-capabilities.js';
 import { getOpenApiDocumentRoute } from '../routes/service/get-openapi-document.js';
 import { routerPath, type RouteDefinition } from './route-definition.js';
@@ -46,6 +47,7 @@ export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
     ...searchListingsRoutes(deps),
     browseCategoryRoute(deps),
     getItemRoute(),
+    sellThroughRoute({ rateLimiter: deps.rateLimiter }),
     getCapabilitiesRoute(deps.capabilities),
     getUsageRoute(deps),
     listRequestsRoute(deps),

@@ -4,7 +4,7 @@ import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { AppError } from '@comps/shared/errors/app-error';
 import type { Principal } from '@comps/shared/internal/accounts/principal';
 import type { QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
-import type { MarketCall } from '@comps/shared/market/market-call';
+import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
 
 /**
  * What a route returns; one place (serve-route.ts) turns it into the status, the headers, the
@@ -51,6 +51,13 @@ export interface RouteRequest<Q, P, B> {
    * answer that fails there is not written, nor charged). Returns what was sent, or the error to answer with.
    */
   answerWithCall(call: MarketCall, options?: { beforeSend?: (answer: { body: string; resultCount: number }) => Promise<void> }): Promise<Extract<RouteResult, { kind: 'sent' } | { kind: 'error' }>>;
+  /**
+   * Several metered calls answered together (a sell-through's sold and active searches): run at
+   * once, each with its own request id and history entry (the first has the request's), their
+   * values combined into one JSON answer once all succeeded, every call charged only once that
+   * answer was received whole. When one fails, the answer is its error and none is charged.
+   */
+  answerWithCalls<C extends MarketCall>(calls: C[], combine: (values: Array<MarketValue<C>>) => unknown): Promise<Extract<RouteResult, { kind: 'sent' } | { kind: 'error' }>>;
 }
 
 /** Where the facts of a request's history entry come from, known even when its input is refused. */

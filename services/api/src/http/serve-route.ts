@@ -5,9 +5,11 @@ import type { BaseState } from '@comps/shared/http/app-state';
 import { clientNetworkOf } from '@comps/shared/http/client-network';
 import { errorAnswer, toAppError } from '@comps/shared/http/error-response';
 import { jsonBodyOf, parseJsonBody } from '@comps/shared/http/parse-json-body';
+import { newRequestId } from '@comps/shared/ids';
 import type { HistorySink } from '@comps/shared/internal/accounts/history-record';
 import type { QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
 import type { Logger } from '@comps/shared/logging/create-logger';
+import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
 import type { Meter } from '@comps/shared/metering/meter';
 import type { FixedWindowLimiter, WindowDecision } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
@@ -59,6 +61,11 @@ function wireAnswerOf(result: Exclude<RouteResult, { kind: 'sent' }>, requestId:
       return { status: answer.status, headers: { ...common, ...answer.headers, 'Content-Type': JSON_TYPE, 'Content-Length': String(Buffer.byteLength(body)) }, body };
     }
   }
+}
+
+/** How many listings an answer holds (an item's details count as one), for an idempotent replay's history entry. */
+function countOf(value: MarketValue<MarketCall>): number {
+  return 'items' in value ? value.items.length : 1;
 }
 
 function statusOf(result: Exclude<RouteResult, { kind: 'sent' }>): number {
@@ -118,6 +125,73 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
       return deliver(ctx, result, commonHeaders(quota), deps.logger);
     };
 
+    /**
+     * The metered calls of a request, answered together: each call's answer waits (its permits and
+     * reservation held) until every call has one, then the combined answer is written once; each
+     * call is charged once that answer was received whole. A call that failed makes the answer its
+     * error, and the others are given back uncharged with that error in their entries.
+     */
+    const answerWithCalls = async <C extends MarketCall>(
+      calls: C[],
+      combine: (values: Array<MarketValue<C>>) => unknown,
+      beforeSend?: (body: string, values: Array<MarketValue<C>>) => Promise<void>,
+    ): Promise<Extract<RouteResult, { kind: 'sent' } | { kind: 'error' }>> => {
+      metered = true;
+      const principal = caller!.principal;
+      const values: Array<MarketValue<C>> = [];
+      const quotas: QuotaSnapshot[] = [];
+      const arrived = calls.map(() => false);
+      let waiting = calls.length;
+      let failure: AppError | null = null;
+      let allArrived!: (failure: AppError | null) => void;
+      const together = new Promise<AppError | null>((resolve) => (allArrived = resolve));
+      const arrive = (index: number, error?: AppError) => {
+        if (arrived[index]) return;
+        arrived[index] = true;
+        failure ??= error ?? null;
+        waiting -= 1;
+        if (waiting === 0) allArrived(failure);
+      };
+      let sending: Promise<boolean> | null = null;
+      let sent: string | null = null;
+      const send = async (): Promise<boolean> => {
+        const body = JSON.stringify(combine(values));
+        await beforeSend?.(body, values);
+        // The figures of the reservation made last: every unit of the request is taken by then.
+        const quota = quotas.reduce((lowest, next) => (next.remaining < lowest.remaining ? next : lowest));
+        const received = await answer({ kind: 'json', status: 200, body, headers: NO_STORE, quota });
+        if (received) sent = body;
+        return received;
+      };
+      const outcomes = await Promise.all(
+        calls.map(async (call, index) => {
+          const outcome = await deps.meter.run({
+            workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
+            requestId: index === 0 ? requestId : newRequestId(),
+            call,
+            signal,
+            patience: 'brief',
+            history: { method: ctx.method, path: route.path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
+            deliver: async ({ value, quota }) => {
+              values[index] = value;
+              quotas[index] = quota;
+              arrive(index);
+              const failed = await together;
+              if (failed) return failed;
+              sending ??= send();
+              return sending;
+            },
+          });
+          if (outcome.kind === 'failed' || outcome.kind === 'abandoned') arrive(index, outcome.error);
+          return outcome;
+        }),
+      );
+      const failed = outcomes.find((outcome) => outcome.kind === 'failed' || outcome.kind === 'abandoned');
+      if (failed && (failed.kind === 'failed' || failed.kind === 'abandoned') && sent === null) return { kind: 'error', error: failure ?? failed.error, quota: failed.quota };
+      const charged = outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged);
+      return { kind: 'sent', body: sent, charged, resultCount: calls.length === 1 && values[0] ? countOf(values[0]) : null };
+    };
+
     let result: RouteResult;
     try {
       caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, clientNetworkOf(ctx.ip));
@@ -140,34 +214,9 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
         body: route.body ? parseOrThrow(route.body.schema, rawBody, route.body.message) : undefined,
         idempotencyKey: route.idempotencyKey ? idempotencyKeyOf(ctx.req.headersDistinct) : null,
         signal,
-        answerWithCall: async (call, options = {}) => {
-          metered = true;
-          let sent: string | null = null;
-          let resultCount: number | null = null;
-          const outcome = await deps.meter.run({
-            workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
-            requestId,
-            call,
-            signal,
-            patience: 'brief',
-            history: { method: ctx.method, path: route.path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
-            deliver: async ({ value, quota }) => {
-              const body = JSON.stringify(value);
-              const count = 'items' in value ? value.items.length : 1;
-              await options.beforeSend?.({ body, resultCount: count });
-              const received = await answer({ kind: 'json', status: 200, body, headers: NO_STORE, quota });
-              if (received) {
-                sent = body;
-                resultCount = count;
-              }
-              return received;
-            },
-          });
-          if (outcome.kind === 'delivered' || outcome.kind === 'undelivered') {
-            return { kind: 'sent', body: sent, charged: outcome.kind === 'delivered' && outcome.charged, resultCount };
-          }
-          return { kind: 'error', error: outcome.error, quota: outcome.quota };
-        },
+        answerWithCall: (call, options = {}) =>
+          answerWithCalls([call], (values) => values[0], options.beforeSend ? (body, [value]) => options.beforeSend!({ body, resultCount: countOf(value!) }) : undefined),
+        answerWithCalls: (calls, combine) => answerWithCalls(calls, combine),
       };
       result = await route.handle(request);
     } catch (error) {

@@ -171,3 +171,14 @@ export const BULK_EXAMPLE: OperationExample = {
   ]),
 };
 
+export const SELL_THROUGH_EXAMPLE: OperationExample = {
+  request: { query: { keyword: 'nintendo switch oled' } },
+  response: {
+    sold: { totalResults: 18425 },
+    active: { totalResults: 30708 },
+    sellThrough: 0.375,
+    definition: "sold / (sold + active); sold listings cover the marketplace's last 90 days",
+    query: { keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', itemCondition: 'any', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true },
+    requestId: EXAMPLE_REQUEST_ID,
+  },
+};
