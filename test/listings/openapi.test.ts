@@ -38,6 +38,7 @@ t.test('it documents exactly the public routes that exist', async (t) => {
     'GET /v1/scrape/max',
     'GET /v1/scrape/max/results/{jobId}',
     'GET /v1/scrape/max/{jobId}/download.csv',
+    'GET /v1/sell-through',
     'POST /api/bulk-search',
     'POST /v1/scrape/max',
   ]);
