@@ -14,6 +14,14 @@ export const UNSUPPORTED_CAPABILITIES = [
   'thirdPartyGatewayAuth',
 ] as const;
 
+/** What this deployment offers beyond the specification, each listed once it works (contract, "Beyond the specification"). */
+export const FEATURES = ['comps', 'sellThrough', 'trackedSearches', 'webhooks'] as const;
+export const featureSchema = z.enum(FEATURES);
+export type Feature = z.infer<typeof featureSchema>;
+
+/** The features this build offers. */
+export const OFFERED_FEATURES: readonly Feature[] = ['sellThrough'];
+
 export const capabilitiesSchema = z.object({
   version: z.literal('1.0.0'),
   dataGate: z.object({ sold: gateStateSchema, active: gateStateSchema, item: gateStateSchema }),
@@ -31,5 +39,6 @@ export const capabilitiesSchema = z.object({
     bulkKeywords: rangeSchema,
   }),
   unsupported: z.array(z.enum(UNSUPPORTED_CAPABILITIES)),
+  features: z.array(featureSchema),
 });
 export type Capabilities = z.infer<typeof capabilitiesSchema>;

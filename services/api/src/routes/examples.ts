@@ -105,6 +105,7 @@ export const CAPABILITIES_EXAMPLE: OperationExample = {
       jobRetentionHours: 24, historyRetentionDays: 30, historyPageSize: { min: 1, max: 100, default: 50 }, bulkKeywords: { min: 1, max: 20 },
     },
     unsupported: ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth'],
+    features: ['comps', 'sellThrough'],
   },
 };
 export const OPENAPI_EXAMPLE: OperationExample = {

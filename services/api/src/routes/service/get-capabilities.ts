@@ -1,5 +1,5 @@
 import { API_VERSION, LIMITS } from '@comps/shared/contract/limits';
-import { capabilitiesSchema, UNSUPPORTED_CAPABILITIES, type Capabilities } from '@comps/shared/contract/capabilities';
+import { capabilitiesSchema, OFFERED_FEATURES, UNSUPPORTED_CAPABILITIES, type Capabilities } from '@comps/shared/contract/capabilities';
 import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites';
 import type { MeteringConfig } from '@comps/shared/metering/metering-config';
 import { definePublicRoute } from '../../http/route-definition.js';
@@ -26,6 +26,7 @@ export function buildCapabilities(config: Pick<MeteringConfig, 'dataGate' | 'ena
       bulkKeywords: { ...LIMITS.bulkKeywords },
     },
     unsupported: [...UNSUPPORTED_CAPABILITIES],
+    features: [...OFFERED_FEATURES],
   };
 }
 
