@@ -50,6 +50,16 @@ export function newApiKeyId(): string {
   return `key_${ulid()}`;
 }
 
+/** A task's id (a ULID: tasks made at once still sort by time). */
+export function newTaskId(): string {
+  return nextUlid();
+}
+
+/** An event's id: a ULID, so events read in order of their ids are read in order of time. */
+export function newEventId(): string {
+  return nextUlid();
+}
+
 /** A request id as if made at `time`; for imports and tests that need history in the past. */
 export function requestIdAt(time: Date): string {
   return `req_${ulid(time.getTime())}`;

@@ -5,18 +5,14 @@ import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcem
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
-import { startPeriodicTask } from '@comps/shared/runtime/periodic-task';
 import { loadAccountsConfig } from './config.js';
 import { ACCOUNTS_MIGRATIONS } from './db/accounts-migrations.js';
 import type { AccountsDatabase } from './db/database.js';
-import { purgeHistory } from './history/history-service.js';
 import { createInternalApp } from './http/internal-app.js';
 import { createPublicApp } from './http/public-app.js';
 import { jobsServiceGateway } from './jobs/jobs-service-gateway.js';
 import { createLedgerContext } from './ledger/ledger-context.js';
-import { purgeSettledReservations, releaseExpiredReservations } from './ledger/ledger-service.js';
 import { AuthThrottle } from './sessions/auth-throttle.js';
-import { purgeExpiredSessions } from './sessions/session-service.js';
 import { createAssetStore } from './web/static-assets.js';
 
 async function main(): Promise<void> {
@@ -52,34 +48,9 @@ async function main(): Promise<void> {
   });
   const publicServer = await listen(publicApp.callback(), config.publicPort, config.bindHost);
 
-  const sweeper = startPeriodicTask(
-    'release-expired-reservations',
-    config.sweepIntervalMs,
-    async () => {
-      const released = await releaseExpiredReservations(ledger);
-      if (released > 0) logger.info({ released }, 'released expired quota reservations');
-    },
-    logger,
-  );
-  const purger = startPeriodicTask(
-    'purge-history',
-    config.historyPurgeIntervalMs,
-    async () => {
-      const deleted = await purgeHistory(db, ledger.now());
-      if (deleted > 0) logger.info({ deleted }, 'purged request history past retention');
-      const ended = await purgeExpiredSessions(db, ledger.now());
-      if (ended > 0) logger.info({ deleted: ended }, 'purged expired sessions and set-password links');
-      const settled = await purgeSettledReservations(ledger);
-      if (settled > 0) logger.info({ deleted: settled }, 'purged settled quota reservations past their month');
-    },
-    logger,
-  );
-  void purger.runNow();
-
   onShutdown(logger, [
     { name: 'public server', run: () => publicServer.close() },
     { name: 'internal server', run: () => internal.close() },
-    { name: 'periodic tasks', run: async () => void (await Promise.all([sweeper.stop(), purger.stop()])) },
     { name: 'jobs client', run: () => jobs.close() },
     { name: 'redis', run: () => closeRedis(redis, redisConnected) },
     { name: 'database', run: () => db.destroy() },

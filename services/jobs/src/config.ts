@@ -16,6 +16,9 @@ const jobsEnvSchema = z
     JOBS_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     JOBS_RETRY_BACKOFF_MS: envPositiveInt(1000),
     JOBS_PURGE_INTERVAL_MS: envPositiveInt(60_000),
+    // Accounts' upkeep, run once across the jobs processes on the task runner (they were accounts' own settings).
+    QUOTA_SWEEP_INTERVAL_MS: envPositiveInt(10_000),
+    HISTORY_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
     ...meteringEnvFields,
   })
   .transform((env) => ({
@@ -23,15 +26,22 @@ const jobsEnvSchema = z
     bindHost: env.BIND_HOST,
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,
-    worker: {
+    runner: {
       concurrency: env.JOBS_CONCURRENCY,
-      pagesAhead: env.JOBS_PAGES_AHEAD,
       leaseMs: env.JOBS_LEASE_MS,
       pollMs: env.JOBS_POLL_MS,
-      retries: env.JOBS_PAGE_RETRIES,
-      backoffMs: env.JOBS_RETRY_BACKOFF_MS,
+      // A run that throws (a dependency down): tried again after 1 s, 2 s, 4 s… up to 5 minutes, ten times.
+      retry: { retries: 10, baseDelayMs: 1000, maxDelayMs: 300_000, jitter: 0.1 },
     },
-    purgeIntervalMs: env.JOBS_PURGE_INTERVAL_MS,
+    scrapeJobs: {
+      pagesAhead: env.JOBS_PAGES_AHEAD,
+      retry: { retries: env.JOBS_PAGE_RETRIES, baseDelayMs: env.JOBS_RETRY_BACKOFF_MS, maxDelayMs: env.JOBS_RETRY_BACKOFF_MS * 2 ** 10, jitter: 0.1 },
+    },
+    intervals: {
+      purgeJobsMs: env.JOBS_PURGE_INTERVAL_MS,
+      releaseReservationsMs: env.QUOTA_SWEEP_INTERVAL_MS,
+      purgeAccountsMs: env.HISTORY_PURGE_INTERVAL_MS,
+    },
     metering: meteringConfigFrom(env),
   }));
 

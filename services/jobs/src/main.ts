@@ -8,7 +8,6 @@ import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
-import { startPeriodicTask } from '@comps/shared/runtime/periodic-task';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
 import { loadJobsConfig } from './config.js';
 import type { JobsDatabase } from './db/database.js';
@@ -17,10 +16,11 @@ import { createInternalApp } from './http/internal-app.js';
 import { ActiveJobLock } from './jobs/active-job-lock.js';
 import { createJobWakeup } from './jobs/job-wakeup.js';
 import type { JobServiceDeps } from './jobs/job-service.js';
-import { purgeExpiredJobs } from './jobs/purge-expired-jobs.js';
-import { JobWorker } from './worker/job-worker.js';
+import { periodicTasks } from './periodic-tasks.js';
+import { TaskRunner } from './tasks/task-runner.js';
+import { ScrapeJobHandler } from './worker/scrape-job-handler.js';
 
-/** Pages in flight at shutdown get this long to finish (and be charged) before they are put back. */
+/** Work in flight at shutdown (pages) gets this long to finish (and be charged) before it is put back. */
 const PAGE_GRACE_MS = 4000;
 
 async function main(): Promise<void> {
@@ -38,39 +38,29 @@ async function main(): Promise<void> {
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
 
-  const worker = new JobWorker(
-    { db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now },
-    config.worker,
-  );
+  const runner = new TaskRunner({ db, logger, now, random: Math.random }, config.runner);
+  const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
+  runner.handle(scrapeJobs);
+  for (const task of periodicTasks({ db, accounts, logger }, config.intervals)) runner.every(task);
   const background = new TaskTracker((error) => logger.warn({ err: String(error) }, 'job wake-up not published; other processes see the job at their next poll'));
-  const wakeup = createJobWakeup(redis, shared.redisUrl, `${shared.redisKeyPrefix}jobs:wake`, () => worker.wake(), logger);
+  const wakeup = createJobWakeup(redis, shared.redisUrl, `${shared.redisKeyPrefix}jobs:wake`, () => runner.wake(), logger);
   const jobs: JobServiceDeps = {
     db,
     accounts,
     lock: new ActiveJobLock(redis, shared.redisKeyPrefix),
     wake: () => {
-      worker.wake();
+      runner.wake();
       background.track(wakeup.publish());
     },
-    stopWaiting: (jobId) => worker.stopWaiting(jobId),
+    stopWaiting: (jobId) => scrapeJobs.stopWaiting(jobId),
     now,
   };
-  worker.start();
-  const purger = startPeriodicTask(
-    'purge-expired-jobs',
-    config.purgeIntervalMs,
-    async () => {
-      const deleted = await purgeExpiredJobs(db, now());
-      if (deleted > 0) logger.info({ deleted }, 'deleted jobs past retention');
-    },
-    logger,
-  );
+  await runner.start();
   const internal = await listen(createInternalApp({ jobs, redis, logger, internalToken: shared.internalToken }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },
-    { name: 'worker', run: () => worker.stop(PAGE_GRACE_MS) },
-    { name: 'purge', run: () => purger.stop() },
+    { name: 'task runner', run: () => runner.stop(PAGE_GRACE_MS) },
     { name: 'metering', run: () => metering.close() },
     { name: 'request history', run: () => history.close() },
     { name: 'wake-up', run: async () => {
@@ -81,7 +71,7 @@ async function main(): Promise<void> {
     { name: 'database', run: () => db.destroy() },
     { name: 'redis', run: () => closeRedis(redis, redisConnected) },
   ]);
-  logger.info({ internalPort: internal.port, worker: worker.owner }, 'jobs listening');
+  logger.info({ internalPort: internal.port, owner: runner.owner }, 'jobs listening');
 }
 
 main().catch(exitOnBootFailure('jobs'));

@@ -27,9 +27,6 @@ export interface JobsTable {
   cancelRequested: Generated<number>;
   nextPage: Generated<number>;
   attempts: Generated<number>;
-  nextRunAt: Date;
-  leaseOwner: string | null;
-  leaseExpiresAt: Date | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -51,13 +48,45 @@ export interface JobItemsTable {
   item: string;
 }
 
+/** Work for the task runner (see tasks/task-runner.ts). */
+export interface TasksTable {
+  id: string;
+  kind: string;
+  /** Makes a task exist once: `job:<id>`, `periodic:<name>`. */
+  taskKey: string | null;
+  /** JSON. */
+  payload: string;
+  runAt: Date;
+  attempts: Generated<number>;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  lastError: string | null;
+  /** Set when the task was given up (its retries spent); it stays for operators to read. */
+  failedAt: Date | null;
+  createdAt: Date;
+}
+
+/** What happened, written in the transaction that made it happen (a job ended). */
+export interface EventsTable {
+  id: string;
+  type: string;
+  workspaceId: string;
+  subjectId: string;
+  /** JSON. */
+  payload: string;
+  createdAt: Date;
+}
+
 export interface JobsDatabase {
   jobs: JobsTable;
   jobPages: JobPagesTable;
   jobItems: JobItemsTable;
+  tasks: TasksTable;
+  events: EventsTable;
 }
 
 export type JobsDb = Kysely<JobsDatabase>;
 export type JobsExecutor = JobsDb | Transaction<JobsDatabase>;
 export type JobRow = Selectable<JobsTable>;
+export type TaskRow = Selectable<TasksTable>;
 

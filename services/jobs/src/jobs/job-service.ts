@@ -1,15 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { JobCreateBody, JobList, JobRecord } from '@comps/shared/contract/job';
-import { LIMITS } from '@comps/shared/contract/limits';
+import { operationFingerprint } from '@comps/shared/contract/idempotency';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
+import { newTaskId } from '@comps/shared/ids';
 import type { JobRow, JobsDb } from '../db/database.js';
+import { insertTask, lockTaskByKey } from '../tasks/task-repository.js';
 import type { ActiveJobLock } from './active-job-lock.js';
+import { finishJob } from './finish-job.js';
+import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
 import {
-  endJob,
   findActiveJob,
   findJob,
   findJobByIdempotencyKey,
@@ -41,15 +44,14 @@ export interface CreateJobInput {
   idempotencyKey: string | null;
 }
 
-const RETENTION_MS = LIMITS.jobRetentionHours * 3_600_000;
 /** The first page of items, as the results endpoint gives it by default. */
 const FIRST_ITEMS = { offset: 0, limit: 1000 };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** Same key and same body (after defaults) is the same creation. */
+/** Same key and the same parsed body (defaults filled in, every field) is the same creation. */
 function fingerprintOf(body: JobCreateBody): string {
-  return sha256(JSON.stringify([body.keyword, body.marketSite, body.maxPages, body.count, body.resultType]));
+  return operationFingerprint('POST', '/v1/scrape/max', body);
 }
 
 function notFound(): AppError {
@@ -112,7 +114,9 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
     const now = deps.now();
     const jobId = randomUUID();
     try {
-      await insertJob(deps.db, {
+      // The job and its task, together: a job is never without the task that runs it.
+      await withTransaction(deps.db, async (trx) => {
+        await insertJob(trx, {
         id: jobId,
         workspaceId: input.workspaceId,
         apiKeyId: input.apiKeyId,
@@ -129,13 +133,12 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
         idempotencyKeyHash: keyHash,
         requestFingerprint: fingerprint,
         activeWorkspaceId: input.workspaceId,
-        nextRunAt: now,
-        leaseOwner: null,
-        leaseExpiresAt: null,
         createdAt: now,
         startedAt: null,
         finishedAt: null,
         expiresAt: null,
+        });
+        await insertTask(trx, { id: newTaskId(), kind: SCRAPE_JOB_TASK, taskKey: jobTaskKey(jobId), payload: { jobId }, runAt: now, createdAt: now });
       });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
@@ -184,12 +187,13 @@ export async function cancelJob(deps: JobServiceDeps, workspaceId: string, jobId
     const row = await lockJob(trx, jobId);
     if (!row || !ACTIVE_STATUSES.includes(row.status)) throw new AppError('job_finished', `The job has already ended (${row?.status ?? 'gone'})`);
     const now = deps.now();
-    const pageInFlight = row.leaseOwner !== null && row.leaseExpiresAt !== null && row.leaseExpiresAt > now;
+    // A page is in flight while a process holds the job's task (its lease is live).
+    const task = await lockTaskByKey(trx, jobTaskKey(jobId));
+    const pageInFlight = task?.leaseOwner != null && task.leaseExpiresAt !== null && task.leaseExpiresAt > now;
     if (pageInFlight) await requestCancel(trx, jobId);
-    else await endJob(trx, jobId, { status: 'cancelled', stopReason: 'cancelled', at: now, expiresAt: new Date(now.getTime() + RETENTION_MS) });
+    else await finishJob(trx, jobId, { status: 'cancelled', stopReason: 'cancelled' }, now);
   });
   deps.stopWaiting(jobId);
   return inSnapshot(deps, async (snapshot) => recordWithItems(snapshot, await ownedJob(snapshot, workspaceId, jobId), FIRST_ITEMS));
 }
 
-export { RETENTION_MS };

@@ -1,4 +1,4 @@
-import type { JobEnd } from '../jobs/job-repository.js';
+import type { JobEnd } from '../jobs/finish-job.js';
 
 export interface PageFacts {
   /** Rows the page returned (after the exact-match and sold filters). */
