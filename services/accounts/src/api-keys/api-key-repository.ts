@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AccountsExecutor } from '../db/database.js';
 
 export interface StoredApiKey {
@@ -55,4 +56,17 @@ export async function listActiveKeyHashes(db: AccountsExecutor, afterId: string 
 export async function countActiveKeys(db: AccountsExecutor): Promise<number> {
   const row = await db.selectFrom('apiKeys').select((eb) => eb.fn.countAll<number>().as('count')).where('revokedAt', 'is', null).executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Hashes of the keys made (still active) and revoked at or after `since`, and the database's time. */
+/** The database's clock (the keys' times are its). */
+export async function databaseTime(db: AccountsExecutor): Promise<Date> {
+  return (await sql<{ now: Date }>`SELECT CURRENT_TIMESTAMP(3) AS now`.execute(db)).rows[0]!.now;
+}
+
+export async function keyChangesSince(db: AccountsExecutor, since: Date): Promise<{ created: string[]; revoked: string[]; asOf: Date }> {
+  const asOf = await databaseTime(db);
+  const created = await db.selectFrom('apiKeys').select('keyHash').where('createdAt', '>=', since).where('revokedAt', 'is', null).execute();
+  const revoked = await db.selectFrom('apiKeys').select('keyHash').where('revokedAt', '>=', since).execute();
+  return { created: created.map((row) => row.keyHash), revoked: revoked.map((row) => row.keyHash), asOf };
 }

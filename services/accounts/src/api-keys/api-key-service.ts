@@ -5,7 +5,7 @@ import { newApiKeyId } from '@comps/shared/ids';
 import { quotaSnapshot } from '../ledger/ledger-service.js';
 import { effectivePlan } from '../workspaces/effective-plan.js';
 import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
-import { countActiveKeys, findActiveApiKeyByHash, insertApiKey, listActiveKeyHashes, revokeApiKey } from './api-key-repository.js';
+import { countActiveKeys, databaseTime, findActiveApiKeyByHash, insertApiKey, keyChangesSince, listActiveKeyHashes, revokeApiKey } from './api-key-repository.js';
 import { API_KEY_PATTERN, hashApiKey } from '@comps/shared/api-key-format';
 import { generateApiKey } from './api-key-secret.js';
 import type { AccountsDb, AccountsExecutor } from '../db/database.js';
@@ -55,13 +55,22 @@ export async function revokeKey(db: AccountsDb, keys: KeyAnnouncer, keyOrId: str
   return { apiKeyId: revoked.id, workspaceId: revoked.workspaceId };
 }
 
+/** The fingerprints of keys made and revoked since a moment (an api's regular catch-up). */
+export async function keyChangesOf(db: AccountsDb, since: Date): Promise<{ created: string[]; revoked: string[]; asOf: string }> {
+  const changes = await keyChangesSince(db, since);
+  return { created: changes.created.map(fingerprintHexOf), revoked: changes.revoked.map(fingerprintHexOf), asOf: changes.asOf.toISOString() };
+}
+
 /** A page of active keys' fingerprints (an api's full load). */
-export async function keyFingerprints(db: AccountsDb, afterId: string | null, limit: number): Promise<{ fingerprints: string[]; lastId: string | null; total: number | null }> {
+export async function keyFingerprints(db: AccountsDb, afterId: string | null, limit: number): Promise<{ fingerprints: string[]; lastId: string | null; total: number | null; asOf: string | null }> {
+  const first = afterId === null;
+  const asOf = first ? (await databaseTime(db)).toISOString() : null;
   const rows = await listActiveKeyHashes(db, afterId, limit);
   return {
     fingerprints: rows.map((row) => fingerprintHexOf(row.keyHash)),
     lastId: rows.length === limit ? rows.at(-1)!.id : null,
-    total: afterId === null ? await countActiveKeys(db) : null,
+    total: first ? await countActiveKeys(db) : null,
+    asOf,
   };
 }
 

@@ -8,6 +8,7 @@ import { getUsage } from './procedures/get-usage.js';
 import { getWorkspace } from './procedures/get-workspace.js';
 import { issuePasswordLink } from './procedures/issue-password-link.js';
 import { listHistory } from './procedures/list-history.js';
+import { listKeyChanges } from './procedures/list-key-changes.js';
 import { listKeyFingerprints } from './procedures/list-key-fingerprints.js';
 import { ping } from './procedures/ping.js';
 import { purge } from './procedures/purge.js';
@@ -23,7 +24,7 @@ import { router } from './trpc.js';
 
 /** The procedures of `accountsContract` (shared/src/internal/accounts), which the other services call. */
 export const accountsRouter = router({
-  apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey, fingerprints: listKeyFingerprints }),
+  apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey, fingerprints: listKeyFingerprints, changes: listKeyChanges }),
   workspaces: router({ create: createWorkspace, get: getWorkspace, setLimits: setWorkspaceLimits }),
   users: router({ create: createUser, issuePasswordLink }),
   quota: router({ reserve: reserveQuota, settle: settleQuota, settleBatch: settleQuotaBatch, release: releaseQuota }),

@@ -22,12 +22,17 @@ export interface KeyDirectoryDeps {
 }
 
 const RELOAD_MS = 5 * 60_000;
+/** How often the changes since the last look are read from accounts, whatever the announcements said. */
+const CATCH_UP_MS = 2000;
+/** Each catch-up reads a little before the last one ended: a change committed late is not missed. */
+const CATCH_UP_OVERLAP_MS = 10_000;
 
 /**
  * Which API keys exist, known in each api process: every active key's fingerprint, loaded whole
- * from accounts at start, kept current by the announcements accounts publishes when a key is made
- * or revoked (key-announcements.ts), and loaded whole again after the subscription reconnects and
- * every few minutes. A valid key is then told from an unknown one without asking anybody, so
+ * from accounts at start, kept current at once by the announcements accounts publishes when a key
+ * is made or revoked (key-announcements.ts), and within seconds by reading the changes since the
+ * last look (an announcement that never came is caught up), and loaded whole again after the
+ * subscription reconnects and every few minutes. A valid key is then told from an unknown one without asking anybody, so
  * unknown keys cost their sender (the per-address throttle) and never accounts, and a valid key is
  * never slowed by the failures of others at its address. Revocation still bites through accounts
  * (the principal cache) within 5 s, as before; the directory only removes the key sooner.
@@ -38,6 +43,10 @@ export class KeyDirectory {
   private duringLoad: string[] | null = null;
   private loading: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private catchUpTimer: NodeJS.Timeout | undefined;
+  private catchingUp: Promise<void> | null = null;
+  /** Where the next catch-up starts (the database's time of the last read, less an overlap). */
+  private since: Date | null = null;
   private readonly announcements: { channel: string; recent: string };
   private readonly reloadMs: number;
 
@@ -63,7 +72,27 @@ export class KeyDirectory {
     });
     this.timer = setInterval(() => this.reloadSoon(), this.reloadMs);
     this.timer.unref();
+    this.catchUpTimer = setInterval(() => {
+      this.catchingUp ??= this.catchUp().finally(() => {
+        this.catchingUp = null;
+      });
+    }, CATCH_UP_MS);
+    this.catchUpTimer.unref();
     this.reloadSoon();
+  }
+
+  /** The keys made and revoked since the last look: changes whose announcement did not reach this process (accounts could not reach Redis) are learnt within seconds. */
+  private async catchUp(): Promise<void> {
+    const { keys, since } = this;
+    if (!keys || !since || this.loading) return;
+    try {
+      const changes = await this.deps.accounts.apiKeys.changes.query({ since: since.toISOString() });
+      for (const fingerprint of changes.created) keys.add(Buffer.from(fingerprint, 'hex'));
+      for (const fingerprint of changes.revoked) keys.delete(Buffer.from(fingerprint, 'hex'));
+      this.since = new Date(new Date(changes.asOf).getTime() - CATCH_UP_OVERLAP_MS);
+    } catch (error) {
+      this.deps.logger.warn({ err: String(error) }, 'key directory: catching up failed; will retry');
+    }
   }
 
   /** Whether the key behind this SHA-256 (hex) is active, as far as this process knows. */
@@ -101,16 +130,19 @@ export class KeyDirectory {
     this.duringLoad = [];
     try {
       let loaded: FingerprintSet | null = null;
+      let asOf: string | null = null;
       for (let afterId: string | null = null; ; ) {
         const page = await this.deps.accounts.apiKeys.fingerprints.query({ afterId, limit: MAX_FINGERPRINTS_PAGE });
         // Sized once for the count the first page reports (growing a table keeps its old copies' memory around).
         loaded ??= new FingerprintSet(page.total ?? 0);
+        asOf ??= page.asOf;
         for (const fingerprint of page.fingerprints) loaded.add(Buffer.from(fingerprint, 'hex'));
         if (page.lastId === null) break;
         afterId = page.lastId;
       }
       for (const message of this.duringLoad) applyAnnouncement(loaded!, message);
       this.keys = loaded;
+      if (asOf) this.since = new Date(new Date(asOf).getTime() - CATCH_UP_OVERLAP_MS);
     } finally {
       this.duringLoad = null;
     }
@@ -119,7 +151,8 @@ export class KeyDirectory {
   /** Stops the periodic load; waits for one in progress. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.loading;
+    clearInterval(this.catchUpTimer);
+    await Promise.all([this.loading, this.catchingUp]);
   }
 }
 

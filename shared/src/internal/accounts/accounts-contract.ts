@@ -49,7 +49,18 @@ export const accountsContract = {
         lastId: z.string().nullable(),
         /** With the first page (no `afterId`): how many keys are active, so the caller sizes its table once. */
         total: z.number().int().nullable(),
+        /** With the first page: the database's time before it was read, from which `changes` catches up. */
+        asOf: z.iso.datetime().nullable(),
       }),
+    ),
+    /**
+     * Keys made (and still active) and keys revoked at or after `since`, and the database's time of
+     * the answer: what an api reads every few seconds, so that it learns of every change even when
+     * an announcement did not reach it.
+     */
+    changes: query(
+      z.object({ since: z.iso.datetime() }),
+      z.object({ created: z.array(z.string().length(FINGERPRINT_HEX_LENGTH)), revoked: z.array(z.string().length(FINGERPRINT_HEX_LENGTH)), asOf: z.iso.datetime() }),
     ),
   },
   workspaces: {
