@@ -1,6 +1,11 @@
 import { accountsClient } from './accounts-client.js';
 import { eventually } from './http-client.js';
-import type { TestStack } from './test-stack.js';
+
+/** Where a test reaches accounts' procedures: a whole stack's, or the in-process one's. */
+export interface AccountsAddress {
+  accountsInternalUrl: string;
+  internalToken: string;
+}
 
 export interface HistoryView {
   requestId: string;
@@ -18,7 +23,7 @@ export interface HistoryView {
  * What the ledger charged a workspace this month, once nothing is in flight: charges are settled
  * just after each answer (the settlement outbox), so this waits until every unit held is settled.
  */
-export async function usedOf(stack: TestStack, workspaceId: string): Promise<number> {
+export async function usedOf(stack: AccountsAddress, workspaceId: string): Promise<number> {
   return eventually(`every unit held by ${workspaceId} is settled`, async () => {
     const usage = await accountsClient(stack).usage.get.query({ workspaceId });
     return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
@@ -26,7 +31,7 @@ export async function usedOf(stack: TestStack, workspaceId: string): Promise<num
 }
 
 /** The workspace's history once it holds at least `count` entries (it is written just after each answer). */
-export async function historyOf(stack: TestStack, workspaceId: string, count: number): Promise<HistoryView[]> {
+export async function historyOf(stack: AccountsAddress, workspaceId: string, count: number): Promise<HistoryView[]> {
   return eventually(`the history of ${workspaceId} holds ${count} entries`, async () => {
     const page = await accountsClient(stack).history.list.query({ workspaceId, limit: 100 });
     return page.entries.length >= count ? (page.entries as HistoryView[]) : undefined;

@@ -1,0 +1,115 @@
+import t from 'tap';
+import { connect, type Socket } from 'node:net';
+import { createWorkspace } from '../../helpers/accounts-client.js';
+import { eventually } from '../../helpers/http-client.js';
+import { startInProcessStack } from '../../helpers/in-process-stack.js';
+
+// In-process: the api, accounts and the simulator in this process, a raw socket as the caller.
+const stack = await startInProcessStack(t);
+const api = await stack.startApi();
+const port = Number(new URL(api.baseUrl).port);
+
+/** What a raw HTTP/1.1 caller got before it hung up. */
+interface Reception {
+  bytes: number;
+  complete: boolean;
+  requestId: string | null;
+}
+
+function parse(received: Buffer): Reception {
+  const text = received.toString('latin1');
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return { bytes: received.length, complete: false, requestId: null };
+  const head = text.slice(0, end);
+  const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? NaN);
+  return { bytes: received.length, complete: received.length - end - 4 === length, requestId: /\r\nx-request-id: (\S+)/i.exec(head)?.[1] ?? null };
+}
+
+/**
+ * Sends one search and hangs up `closeAfterMs` after sending it, then reads whatever still comes.
+ * `half`: the caller closes its side (FIN) and reads on, so every byte the api hands to its socket
+ * reaches it: what it reads is exactly what the api delivered. `full`: it destroys the socket.
+ */
+function callAndHangUp(apiKey: string, closeAfterMs: number, how: 'half' | 'full'): Promise<Reception> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket: Socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET /v1/scrape?keyword=desk+lamp+sim:slow=300&count=50 HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`);
+      setTimeout(() => (how === 'half' ? socket.end() : socket.destroy()), closeAfterMs);
+    });
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(parse(Buffer.concat(chunks))));
+  });
+}
+
+/** When the answer's first byte comes after the request is sent, measured on the same search. */
+async function answerTimeMs(apiKey: string): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET /v1/scrape?keyword=desk+lamp+sim:slow=300&count=50 HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`);
+    });
+    socket.once('data', () => {
+      resolve(performance.now() - started);
+      socket.destroy();
+    });
+  });
+}
+
+const historyEntriesOf = (workspaceId: string) => stack.accounts.history.list.query({ workspaceId, limit: 10 });
+const settled = (workspaceId: string) =>
+  eventually(`every unit of ${workspaceId} settled`, async () => {
+    const usage = await stack.accounts.usage.get.query({ workspaceId });
+    return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage : undefined;
+  });
+
+t.test('a caller that hangs up around the answer\'s write: charged once exactly when the whole answer reached it, else free and recorded as 499', async (t) => {
+  const calibration = await createWorkspace(stack, { quota: 100 });
+  const times: number[] = [];
+  for (let i = 0; i < 5; i += 1) times.push(await answerTimeMs(calibration.apiKey));
+  const answerAt = times.sort((a, b) => a - b)[2]!;
+  // Close points from well before the write (the upstream still answering) to after the whole answer arrived.
+  const offsets = [-250, -200, -150, -60, -30, -20, -15, -10, -8, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 8, 10, 15, 20, 30, 60, 150, 300];
+  const attempts = [];
+  for (const offset of offsets) {
+    const workspace = await createWorkspace(stack, { quota: 10 });
+    attempts.push({ offset, workspace, reception: await callAndHangUp(workspace.apiKey, Math.max(0, answerAt + offset), 'half') });
+  }
+  for (const { offset, workspace, reception } of attempts) {
+    const usage = await settled(workspace.workspaceId);
+    const { entries } = await eventually(`the entry of the call closed at ${offset} ms`, async () => {
+      const page = await historyEntriesOf(workspace.workspaceId);
+      return page.entries.length > 0 ? page : undefined;
+    });
+    const label = `closed ${offset} ms from the answer (${reception.bytes} bytes read)`;
+    t.equal(entries.length, 1, `${label}: one history entry`);
+    if (reception.complete) {
+      t.equal(usage.used, 1, `${label}: received whole, charged once`);
+      t.match(entries[0], { requestId: reception.requestId, status: 200, charged: 1 }, `${label}: recorded as a charged 200`);
+    } else {
+      t.equal(reception.bytes, 0, `${label}: not received means nothing was written`);
+      t.equal(usage.used, 0, `${label}: not received, not charged`);
+      t.match(entries[0], { status: 499, charged: 0, code: null }, `${label}: recorded as 499`);
+    }
+  }
+  const received = attempts.filter((attempt) => attempt.reception.complete).length;
+  t.ok(received >= 3 && attempts.length - received >= 3, `the close points straddle the write (${received} of ${attempts.length} received it)`);
+});
+
+t.test('a caller that destroys its socket before the answer is written is not charged; one that read it whole is, once', async (t) => {
+  const early = await createWorkspace(stack, { quota: 10 });
+  const gone = await callAndHangUp(early.apiKey, 100, 'full');
+  t.equal(gone.bytes, 0, 'nothing read');
+  t.equal((await settled(early.workspaceId)).used, 0, 'not charged');
+  const entries = await eventually('the entry of the call that left', async () => {
+    const page = await historyEntriesOf(early.workspaceId);
+    return page.entries.length > 0 ? page.entries : undefined;
+  });
+  t.match(entries, [{ status: 499, charged: 0 }]);
+
+  const late = await createWorkspace(stack, { quota: 10 });
+  const whole = await callAndHangUp(late.apiKey, 2000, 'full');
+  t.ok(whole.complete, 'the whole answer came before the hang-up');
+  t.equal((await settled(late.workspaceId)).used, 1, 'charged once');
+});

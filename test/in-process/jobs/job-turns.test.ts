@@ -1,0 +1,147 @@
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { createDb } from '@comps/shared/db/create-db';
+import { withTransaction } from '@comps/shared/db/with-transaction';
+import { AppError } from '@comps/shared/errors/app-error';
+import { newTaskId } from '@comps/shared/ids';
+import { createLogger } from '@comps/shared/logging/create-logger';
+import type { MeteredCall, MeterOutcome } from '@comps/shared/metering/meter';
+import type { MarketCall } from '@comps/shared/market/market-call';
+import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
+import { insertJob, requestCancel } from '../../../services/jobs/src/jobs/job-repository.js';
+import { jobTaskKey, SCRAPE_JOB_TASK } from '../../../services/jobs/src/jobs/job-task.js';
+import { insertTask } from '../../../services/jobs/src/tasks/task-repository.js';
+import { TaskRunner } from '../../../services/jobs/src/tasks/task-runner.js';
+import { ScrapeJobHandler } from '../../../services/jobs/src/worker/scrape-job-handler.js';
+import { eventually } from '../../helpers/http-client.js';
+import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
+
+// In-process: the job worker's turns on the task runner, the file's own database, and a meter double
+// whose every page is scripted (no Redis, no accounts, no marketplace).
+await prepareTestDatabase();
+const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 10, isolation: 'read committed' });
+t.teardown(() => db.destroy());
+const logger = createLogger('job-turns-test', 'silent');
+const quota = { limit: 100, used: 0, remaining: 100 };
+
+type Script = (page: number, input: MeteredCall<MarketCall>, tries: number) => Promise<MeterOutcome>;
+
+/** A meter that runs each page as the script says; a page it answers is delivered with `rows` items. */
+function meterDouble(script: Script) {
+  const tries = new Map<number, number>();
+  const delivered: number[] = [];
+  return {
+    delivered,
+    meter: {
+      run: async (input: MeteredCall<MarketCall>): Promise<MeterOutcome> => {
+        const page = input.call.kind === 'item' ? 0 : input.call.query.page;
+        tries.set(page, (tries.get(page) ?? 0) + 1);
+        return script(page, input, tries.get(page)!);
+      },
+    },
+  };
+}
+
+/** A page that the meter answers with `rows` items (ids unique per page), delivered and charged if stored. */
+async function answer(input: MeteredCall<MarketCall>, page: number, rows: number, delivered: number[]): Promise<MeterOutcome> {
+  input.onReserved?.();
+  const items = Array.from({ length: rows }, (_, row) => ({ itemId: String(100_000_000_000 + page * 1000 + row), title: `item ${page}.${row}` }));
+  const received = await input.deliver({ value: { items } as never, quota });
+  if (received === true) delivered.push(page);
+  return received === true ? { kind: 'delivered', charged: true, quota } : { kind: 'undelivered', quota };
+}
+
+async function startJob(meter: ReturnType<typeof meterDouble>['meter'], maxPages: number) {
+  const jobId = randomUUID();
+  const workspaceId = `ws_${jobId.slice(0, 8)}`;
+  const now = new Date();
+  await withTransaction(db, async (trx) => {
+    await insertJob(trx, {
+      id: jobId, workspaceId, apiKeyId: null, apiKeyPrefix: null, status: 'queued', stopReason: null, keyword: 'lamp', marketSite: 'market.com', maxPages, count: 60,
+      resultType: 'inline', errorCode: null, errorMessage: null, idempotencyKeyHash: null, requestFingerprint: 'x'.repeat(64), activeWorkspaceId: workspaceId,
+      createdAt: now, startedAt: null, finishedAt: null, expiresAt: null,
+    });
+    await insertTask(trx, { id: newTaskId(), kind: SCRAPE_JOB_TASK, taskKey: jobTaskKey(jobId), payload: { jobId }, runAt: now, createdAt: now });
+  });
+  const handler = new ScrapeJobHandler({ db, meter, concurrencyOf: async () => 10, logger, now: () => new Date(), random: () => 0 }, { pagesAhead: 4, retry: { retries: 2, baseDelayMs: 20, maxDelayMs: 1000, jitter: 0 } });
+  const runner = new TaskRunner({ db, logger, now: () => new Date(), random: () => 0 }, { concurrency: 8, leaseMs: 2000, pollMs: 50, retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 100, jitter: 0 } }).handle(handler);
+  await runner.start();
+  let ended;
+  try {
+    ended = await eventually(`job ${jobId} ends`, async () => {
+      const job = await db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+      return job && job.finishedAt ? job : undefined;
+    });
+  } finally {
+    // Each job has a runner of its own (with its own meter): none may outlive it and take the next one.
+    await runner.stop(500);
+  }
+  const events = (await db.selectFrom('events').selectAll().where('subjectId', '=', jobId).execute()).map((event) => ({ type: event.type, payload: JSON.parse(event.payload) as Record<string, unknown> }));
+  const pages = (await sql<{ page: number }>`SELECT DISTINCT page FROM job_items WHERE job_id = ${jobId} ORDER BY page`.execute(db)).rows.map((row) => row.page);
+  const task = await db.selectFrom('tasks').selectAll().where('taskKey', '=', jobTaskKey(jobId)).executeTakeFirst();
+  return { ended, events, pages, task, handler, jobId };
+}
+
+t.test('pages are stored and charged in order, even when a later one is read first; the job ends once, with one event', async (t) => {
+  const double = meterDouble(async (page, input) => {
+    // Page 1 answers last: page 2 and 3 wait for it before they are stored.
+    await new Promise((resolve) => setTimeout(resolve, page === 1 ? 150 : 10));
+    return answer(input, page, 5, double.delivered);
+  });
+  const { ended, events, pages, task } = await startJob(double.meter, 3);
+  t.match(ended, { status: 'completed', stopReason: 'max_pages', pagesFetched: 3, pagesCharged: 3, itemsCollected: 15, activeWorkspaceId: null });
+  t.strictSame(double.delivered, [1, 2, 3], 'delivered in page order');
+  t.strictSame(pages, [1, 2, 3]);
+  t.equal(task, undefined, 'the job\'s task is gone with it');
+  t.equal(events.length, 1, 'one job.ended event');
+  t.match(events[0], { type: 'job.ended', payload: { status: 'completed', stopReason: 'max_pages', progress: { pagesFetched: 3, pagesCharged: 3, itemsCollected: 15 } } });
+});
+
+t.test('an empty page ends the job mid-turn: the page fetched after it is given back, not stored', async (t) => {
+  const double = meterDouble(async (page, input) => answer(input, page, page === 2 ? 0 : 5, double.delivered));
+  const { ended, events, pages } = await startJob(double.meter, 10);
+  t.match(ended, { status: 'completed', stopReason: 'empty_page', pagesFetched: 2, itemsCollected: 5 });
+  t.strictSame(double.delivered, [1, 2], 'pages 3 and 4 were read and not wanted');
+  t.strictSame(pages, [1]);
+  t.equal(events.length, 1);
+});
+
+t.test('a failure that may pass is retried with backoff; one that will not ends the job, failed, with its event', async (t) => {
+  const flaky = meterDouble(async (page, input, tries) =>
+    page === 1 && tries <= 2 ? { kind: 'failed', error: new AppError('upstream_timeout', 'slow'), quota } : answer(input, page, 5, flaky.delivered),
+  );
+  const retried = await startJob(flaky.meter, 1);
+  t.match(retried.ended, { status: 'completed', stopReason: 'max_pages', pagesFetched: 1, attempts: 0 }, 'two timeouts, then the page: the count of tries reset');
+
+  const blocked = meterDouble(async () => ({ kind: 'failed', error: new AppError('upstream_blocked', 'a bot check'), quota }));
+  const failed = await startJob(blocked.meter, 5);
+  t.match(failed.ended, { status: 'failed', stopReason: 'error', errorCode: 'upstream_blocked', pagesFetched: 0 });
+  t.match(failed.events, [{ type: 'job.ended', payload: { status: 'failed', error: { code: 'upstream_blocked' } } }]);
+
+  const exhausted = meterDouble(async () => ({ kind: 'failed', error: new AppError('upstream_timeout', 'slow'), quota }));
+  const gaveUp = await startJob(exhausted.meter, 5);
+  t.match(gaveUp.ended, { status: 'failed', stopReason: 'error', errorCode: 'upstream_timeout', attempts: 2 }, 'the first try and two retries, then failed');
+});
+
+t.test('a cancellation ends a job whose page waits for its turn: nothing fetched, one event', async (t) => {
+  let jobOf: (() => string) | undefined;
+  const waiting = meterDouble(async (_page, input) => {
+    // The page waits for admission until the job is cancelled.
+    await new Promise<void>((resolve) => input.stopWaiting!.addEventListener('abort', () => resolve(), { once: true }));
+    return { kind: 'abandoned', error: new AppError('service_unavailable', 'stopped waiting'), quota: null };
+  });
+  const started = startJob(waiting.meter, 5);
+  // Cancel as the api does: the flag, then this process's waits stop (another process would see it at its next renewal).
+  await eventually('the job runs', async () => {
+    const job = await db.selectFrom('jobs').select(['id', 'status']).where('status', '=', 'running').where('keyword', '=', 'lamp').orderBy('createdAt', 'desc').executeTakeFirst();
+    if (job) jobOf = () => job.id;
+    return job;
+  });
+  const jobId = jobOf!();
+  await requestCancel(db, jobId);
+  const cancelled = await started;
+  t.equal(cancelled.jobId, jobId);
+  t.match(cancelled.ended, { status: 'cancelled', stopReason: 'cancelled', pagesFetched: 0 });
+  t.equal(cancelled.events.length, 1);
+});

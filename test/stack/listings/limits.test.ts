@@ -1,0 +1,97 @@
+import t from 'tap';
+import { assertError } from '../../helpers/contract-assertions.js';
+import { createWorkspace } from '../../helpers/accounts-client.js';
+import { eventually, request } from '../../helpers/http-client.js';
+import { usedOf } from '../../helpers/usage-of.js';
+import { startTestStack } from '../../helpers/test-stack.js';
+
+const stack = await startTestStack(t, { serviceEnv: { api: { MARKET_TIMEOUT_MS: '8000' } } });
+
+const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
+
+t.test('with a concurrency of 2 and slow answers, a third parallel request is 429 concurrency_limited', async (t) => {
+  const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const responses = await Promise.all([slow(apiKey), slow(apiKey), new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey))]);
+  t.strictSame(responses.map((response) => response.status), [200, 200, 429]);
+  const body = assertError(t, responses[2]!, 429, 'concurrency_limited');
+  t.ok(body.retryAfter! >= 1);
+  t.ok(responses[2]!.headers.get('ratelimit'), 'RateLimit fields on the refusal too');
+  t.equal(await usedOf(stack, workspaceId), 2, 'the refused one is not charged');
+  t.equal((await slow(apiKey, stack.baseUrl, 10)).status, 200, 'once they finish, the next is admitted');
+});
+
+t.test('two api processes sharing Redis still admit only 2', async (t) => {
+  const second = await stack.startExtraApi();
+  const { apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const responses = await Promise.all([
+    slow(apiKey, stack.baseUrl),
+    slow(apiKey, second.url),
+    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, second.url)),
+    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, stack.baseUrl)),
+  ]);
+  t.strictSame(responses.map((response) => response.status).sort(), [200, 200, 429, 429]);
+  await second.process.stop();
+});
+
+t.test('a process killed with SIGKILL while holding permits gives them back within seconds (short leases, renewed while held)', async (t) => {
+  const doomed = await stack.startExtraApi();
+  const { apiKey } = await createWorkspace(stack, { concurrency: 1 });
+  const hanging = slow(apiKey, doomed.url, 7000).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
+  // Held longer than a lease (3 s): renewal keeps it while the process lives.
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
+  await doomed.process.kill();
+  await hanging;
+  const started = Date.now();
+  await eventually('a slow search is admitted again', async () => ((await slow(apiKey, stack.baseUrl, 10)).status === 200 ? true : undefined), { timeoutMs: 8000, intervalMs: 200 });
+  const elapsed = Date.now() - started;
+  t.ok(elapsed < 4000, `admitted again ${elapsed} ms after the kill, within a lease`);
+});
+
+t.test('the workspace rate limit applies to the data endpoints, with the RateLimit fields on every answer', async (t) => {
+  const { apiKey } = await createWorkspace(stack, { rate: 4 });
+  const statuses: number[] = [];
+  for (const path of ['/v1/scrape?keyword=a', '/v1/scrape?keyword=a&page=0', '/v1/item/123456789012', '/usage']) {
+    const response = await request(stack.baseUrl, path, { apiKey });
+    statuses.push(response.status);
+    t.match(response.headers.get('ratelimit-policy'), /^"minute";q=4;w=60$/, `${path}: RateLimit-Policy`);
+    t.match(response.headers.get('ratelimit'), /^"minute";r=\d+;t=\d+$/, `${path}: RateLimit`);
+  }
+  t.strictSame(statuses, [200, 400, 404, 200]);
+  const limited = await request(stack.baseUrl, '/v1/scrape?keyword=a', { apiKey });
+  assertError(t, limited, 429, 'rate_limited');
+  t.match(limited.headers.get('ratelimit'), /^"minute";r=0;t=\d+$/);
+});
+
+t.test('shared upstream capacity: past a wait for a permit, many workspaces against a low capacity get 503 upstream_rate_limited, uncharged', async (t) => {
+  // No wait for a permit here: the refusal itself is under test (the wait has a test of its own).
+  const narrow = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_CALLS_PER_SECOND: '100', UPSTREAM_WAIT_MS: '0' } });
+  const workspaces = await Promise.all(Array.from({ length: 8 }, () => createWorkspace(narrow)));
+  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.baseUrl, '/v1/scrape?keyword=x+sim:slow=1000', { apiKey })));
+  const statuses = responses.map((response) => response.status);
+  t.equal(statuses.filter((status) => status === 200).length, 2, 'two calls in flight at most');
+  const refused = responses.filter((response) => response.status === 503);
+  t.equal(refused.length, 6, `statuses ${JSON.stringify(responses.map((response) => [response.status, response.body?.code]))}`);
+  for (const response of refused) assertError(t, response, 503, 'upstream_rate_limited');
+  const charges = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(narrow, workspaceId)));
+  t.strictSame(charges.sort(), [0, 0, 0, 0, 0, 0, 1, 1], 'only the two that ran are charged');
+});
+
+t.test('shared upstream capacity: the deployment\'s calls per second', async (t) => {
+  // Exact admission counts are the metering tests' (on a fixed clock); this checks the setting reaches the
+  // api: at 1 a second, a second search sent as soon as the first answered, within the same clock second, is refused.
+  const perSecond = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '100', UPSTREAM_CALLS_PER_SECOND: '1', UPSTREAM_WAIT_MS: '0' } });
+  const { apiKey: paced } = await createWorkspace(perSecond);
+  let pair: Array<{ status: number; body: { code?: string } }> = [];
+  for (let attempt = 0; attempt < 5 && pair.length === 0; attempt += 1) {
+    // Start just after a clock second begins, so both calls fit in it; a pair that straddles one is tried again.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const second = Math.floor(Date.now() / 1000);
+    const answers = [await request(perSecond.baseUrl, '/v1/scrape?keyword=x', { apiKey: paced }), await request(perSecond.baseUrl, '/v1/scrape?keyword=y', { apiKey: paced })];
+    if (Math.floor(Date.now() / 1000) === second) pair = answers;
+  }
+  t.strictSame(pair.map((response) => response.status), [200, 503], 'one call a second: the first runs, the second is refused');
+  assertError(t, pair[1] as never, 503, 'upstream_rate_limited');
+});
