@@ -22,6 +22,8 @@ export interface SiteLocale {
   orBestOffer: string;
   bestOfferAccepted: string;
   conditions: { new: string; used: string };
+  /** A seller's share of positive feedback: "99.5%", "99,5 %". */
+  percent(value: number): string;
   sellerFeedback(percent: number, score: string): string;
   itemNumberLabel: string;
   shippingLabel: string;
@@ -48,6 +50,12 @@ function grouped(value: number, decimals: number, thousands: string, decimal: st
 const monthDayYear = (months: string[]) => (date: Date) => `${months[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 const dayMonthYear = (months: string[], dot = false) => (date: Date) =>
   `${date.getUTCDate()}${dot ? '.' : ''} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+
+/** One decimal at most, written with the site's decimal mark, with or without a space before the sign. */
+const percentage = (decimal: string, beforeSign = '') => (value: number) => `${value.toFixed(1).replace(/\.0$/, '').replace('.', decimal)}${beforeSign}%`;
+const pointPercent = percentage('.');
+const commaPercent = percentage(',');
+const spacedCommaPercent = percentage(',', ' ');
 
 const usDate = monthDayYear(EN_MONTHS);
 const ukDate = dayMonthYear(EN_MONTHS);
@@ -92,7 +100,8 @@ function englishLocale(site: EnglishSite): SiteLocale {
     orBestOffer: 'or Best Offer',
     bestOfferAccepted: 'Best offer accepted',
     conditions: site.conditions,
-    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '')}% positive (${score})`,
+    percent: pointPercent,
+    sellerFeedback: (percent, score) => `${pointPercent(percent)} positive (${score})`,
     itemNumberLabel: 'eBay item number:',
     shippingLabel: 'Shipping:',
     locationLabel: 'Located in:',
@@ -128,7 +137,8 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     orBestOffer: 'oder Preisvorschlag',
     bestOfferAccepted: 'Preisvorschlag angenommen',
     conditions: { new: 'Neu', used: 'Gebraucht' },
-    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')} % positiv (${score.replace('.', ',')})`,
+    percent: spacedCommaPercent,
+    sellerFeedback: (percent, score) => `${spacedCommaPercent(percent)} positiv (${score.replace('.', ',')})`,
     itemNumberLabel: 'eBay-Artikelnr.:',
     shippingLabel: 'Versand:',
     locationLabel: 'Standort:',
@@ -159,7 +169,8 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     orBestOffer: 'ou Offre directe',
     bestOfferAccepted: 'Offre directe acceptée',
     conditions: { new: 'Neuf', used: 'Occasion' },
-    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')} % d'évaluations positives (${score.replace('.', ',')})`,
+    percent: spacedCommaPercent,
+    sellerFeedback: (percent, score) => `${spacedCommaPercent(percent)} d'évaluations positives (${score.replace('.', ',')})`,
     itemNumberLabel: "Numéro de l'objet eBay :",
     shippingLabel: 'Livraison :',
     locationLabel: "Lieu où se trouve l'objet :",
@@ -190,7 +201,8 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     orBestOffer: "o Proposta d'acquisto",
     bestOfferAccepted: "Proposta d'acquisto accettata",
     conditions: { new: 'Nuovo', used: 'Usato' },
-    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')}% di feedback positivi (${score.replace('.', ',')})`,
+    percent: commaPercent,
+    sellerFeedback: (percent, score) => `${commaPercent(percent)} di feedback positivi (${score.replace('.', ',')})`,
     itemNumberLabel: 'Numero oggetto eBay:',
     shippingLabel: 'Spedizione:',
     locationLabel: 'Si trova in:',
@@ -221,7 +233,8 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     orBestOffer: 'o Mejor oferta',
     bestOfferAccepted: 'Mejor oferta aceptada',
     conditions: { new: 'Nuevo', used: 'De segunda mano' },
-    sellerFeedback: (percent, score) => `${percent.toFixed(1).replace(/\.0$/, '').replace('.', ',')}% de votos positivos (${score.replace('.', ',')})`,
+    percent: commaPercent,
+    sellerFeedback: (percent, score) => `${commaPercent(percent)} de votos positivos (${score.replace('.', ',')})`,
     itemNumberLabel: 'Número de artículo de eBay:',
     shippingLabel: 'Envío:',
     locationLabel: 'Ubicado en:',

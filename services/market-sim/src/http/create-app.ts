@@ -128,7 +128,7 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
     if (!body) {
       const query = simQueryOf(site, url, ctx.params.category, keyword);
       const page = searchPage(query, directives);
-      body = Buffer.from(renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url }, furniture));
+      body = Buffer.from(renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url, layout: directives.layout }, furniture));
       cache.set(key, body);
     }
     html(ctx, 200, body);

@@ -2,7 +2,7 @@ import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { compactScore, type Listing } from '../listings.js';
 import { SITE_LOCALES } from '../locales.js';
 import { escapeHtml } from './html.js';
-import { imageUrl } from './search-page.js';
+import { imageUrl } from './results-markup.js';
 
 function labelsValues(label: string, value: string, extraClass = ''): string {
   return `<dl class="ux-labels-values ux-labels-values--inline col-6 ${extraClass}" data-testid="ux-labels-values"><dt class="ux-labels-values__labels"><div class="ux-labels-values__labels-content"><div><span class="ux-textspans">${escapeHtml(label)}</span></div></div></dt><dd class="ux-labels-values__values"><div class="ux-labels-values__values-content"><div><span class="ux-textspans">${escapeHtml(value)}</span></div></div></dd></dl>`;
