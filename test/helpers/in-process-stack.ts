@@ -5,6 +5,7 @@ import { createAccountsClient, type AccountsClient } from '@comps/shared/interna
 import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
+import { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
 import { createInternalApp as createAccountsInternalApp } from '../../services/accounts/src/http/internal-app.js';
@@ -88,6 +89,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       redis,
       logger,
       internalToken,
+      layoutWatch: new LayoutWatch(logger),
     }),
   );
 

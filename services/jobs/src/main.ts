@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     now,
   };
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, redis, logger, internalToken: shared.internalToken }).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp({ jobs, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },

@@ -55,6 +55,8 @@ export const dataQualitySchema = z.object({
   bestOfferAccepted: z.number().int(),
   looseMatchesExcluded: z.number().int(),
   rowsDropped: z.number().int(),
+  /** Returned items whose row was read by its structure alone (a layout the parser does not know). */
+  rowsReadStructurally: z.number().int(),
 });
 export type DataQuality = z.infer<typeof dataQualitySchema>;
 

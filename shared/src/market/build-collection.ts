@@ -41,6 +41,7 @@ export function buildListingCollection(
       bestOfferAccepted: items.filter((item) => item.bestOfferAccepted).length,
       looseMatchesExcluded,
       rowsDropped,
+      rowsReadStructurally: items.filter((item) => page.readStructurally.has(item.itemId)).length,
     },
     query,
     source,

@@ -3,6 +3,7 @@ import type { MarketSite } from '../contract/market-sites.js';
 import { AppError } from '../errors/app-error.js';
 import { buildListingCollection } from './build-collection.js';
 import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
+import { UNRECOGNIZED_LAYOUT_MESSAGE, type LayoutWatch } from './layout-watch.js';
 import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
 import type { MarketCall, MarketValue } from './market-call.js';
 import type { MarketConfig } from './market-config.js';
@@ -19,14 +20,22 @@ export interface Fetched<T> {
   upstreamMs: number;
 }
 
-/** Reads a search answer (live or saved, bytes or text) into a parsed page, or the contract error it amounts to. */
-export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite): ParsedSearchPage {
+/**
+ * Reads a search answer (live or saved, bytes or text) into a parsed page, or the contract error it
+ * amounts to: a page whose layout went unrecognized is an error (told to `layoutWatch`), never an
+ * empty or partial success.
+ */
+export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite, layoutWatch?: Pick<LayoutWatch, 'record'>): ParsedSearchPage {
   // Read once (from bytes: one copy, no decoding) for the verdict and the parser both.
   const body = PageText.of(answer.body);
   const refusal = classifyAnswer(answer, 'search', body);
   if (refusal) throw refusal;
   const { isResultsPage, ...page } = parseSearchPage(body, site);
   if (!isResultsPage) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
+  if (page.unrecognizedLayout) {
+    layoutWatch?.record(site, page.unrecognizedLayout.rowClasses);
+    throw new AppError('upstream_error', UNRECOGNIZED_LAYOUT_MESSAGE);
+  }
   return page;
 }
 
@@ -48,7 +57,10 @@ export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, it
 export class MarketClient {
   private readonly fetcher: PageFetcher;
 
-  constructor(private readonly config: MarketConfig) {
+  constructor(
+    private readonly config: MarketConfig,
+    private readonly layoutWatch?: Pick<LayoutWatch, 'record'>,
+  ) {
     this.fetcher = new PageFetcher(config);
   }
 
@@ -62,7 +74,7 @@ export class MarketClient {
   async search(query: ListingQuery, signal?: AbortSignal): Promise<Fetched<ParsedSearchPage>> {
     const url = buildSearchUrl(this.config.origins[query.marketSite], query);
     const answer = await this.get(url, query.marketSite, signal);
-    return { result: interpretSearchAnswer(answer, query.marketSite), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+    return { result: interpretSearchAnswer(answer, query.marketSite, this.layoutWatch), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
   async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {

@@ -1,5 +1,6 @@
 import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
+import { LayoutWatch } from '../market/layout-watch.js';
 import { MarketClient } from '../market/market-client.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
 import { Admission } from './admission.js';
@@ -11,6 +12,8 @@ import { SettlementOutbox } from './settlement-outbox.js';
 export interface Metering {
   meter: Meter;
   settlements: SettlementOutbox;
+  /** The results pages whose layout went unrecognized, per site. */
+  layoutWatch: LayoutWatch;
   /** Stops renewing permits, settles what this process holds, closes the marketplace client and the settler's connection. */
   close(): Promise<void>;
 }
@@ -29,7 +32,8 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
   });
   settlements.start();
   const admission = new Admission(redis, settlements.keys, { ...config.upstream, keyPrefix: `${config.redisKeyPrefix}upstream:`, leaseMs: config.leaseMs }, logger);
-  const market = new MarketClient(config.market);
+  const layoutWatch = new LayoutWatch(logger);
+  const market = new MarketClient(config.market, layoutWatch);
   const meter = new Meter({
     market,
     admission,
@@ -43,6 +47,7 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
   return {
     meter,
     settlements,
+    layoutWatch,
     async close() {
       await admission.close();
       await settlements.close();

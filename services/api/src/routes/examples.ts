@@ -52,7 +52,7 @@ const EXAMPLE_QUERY = {
   keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', page: 1, count: 2, sold: true, itemCondition: 'any',
   sortOrder: 'endedRecently', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true,
 };
-const EXAMPLE_QUALITY = { soldDatesVerified: false, displayedOnlyPrices: 0, bestOfferAccepted: 0, looseMatchesExcluded: 3, rowsDropped: 0 };
+const EXAMPLE_QUALITY = { soldDatesVerified: false, displayedOnlyPrices: 0, bestOfferAccepted: 0, looseMatchesExcluded: 3, rowsDropped: 0, rowsReadStructurally: 0 };
 export const SEARCH_EXAMPLE: OperationExample = {
   request: { query: { keyword: 'nintendo switch oled', count: 2 } },
   response: {

@@ -8,6 +8,8 @@ import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
+import { metricsRoute } from '@comps/shared/http/metrics-route';
+import type { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
 import type { Logger } from '@comps/shared/logging/create-logger';
@@ -18,8 +20,8 @@ import { getJob, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
-/** The jobs service's only port, internal: health, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
-export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClient; logger: Logger; internalToken: string }): Koa {
+/** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
+export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
@@ -44,6 +46,7 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClie
   app.use(assignRequestId());
   app.use(handleErrors(deps.logger));
   app.use(health.routes());
+  app.use(metricsRoute(deps.layoutWatch).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
   app.use(mountTrpc(jobsRouter, () => ({ jobs: deps.jobs, logger: deps.logger })));

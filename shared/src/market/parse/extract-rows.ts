@@ -79,6 +79,57 @@ export function extractCardRow(card: Element): RawRow {
   };
 }
 
+/**
+ * The `su-item-card` layout (market.com.au, July 2026): `li.su-grid__item > div.su-item-card` with
+ * `data-listingid`; the price container holds the price spans and, apart, accessories (a struck
+ * "was" price that is not the price); the attributes are plain spans of the primary section.
+ */
+export function extractSuCardRow(card: Element): RawRow {
+  let title: Element | undefined;
+  let caption: Element | undefined;
+  let image: Element | undefined;
+  let href: string | undefined;
+  let priceContainer: Element | undefined;
+  let primary: Element | undefined;
+  let secondary: Element | undefined;
+  const subtitles: Element[] = [];
+  walk(card, (element) => {
+    if (href === undefined && element.name === 'a' && element.attribs.href?.includes('/itm/')) href = element.attribs.href;
+    if (image === undefined && element.name === 'img') image = element;
+    const classes = element.attribs.class;
+    if (!classes || !(classes.includes('su-') || classes.includes('signal') || classes.includes('s-card__caption'))) return true;
+    for (const name of classList(element)) {
+      if (name === 'su-item-card__title') title ??= element;
+      else if (name === 'signal' || name === 's-card__caption') caption ??= element;
+      else if (name === 'su-item-card__subtitle') subtitles.push(element);
+      else if (name === 'su-item-card__price-container') priceContainer ??= element;
+      else if (name === 'su-card-container__attributes__primary') primary ??= element;
+      else if (name === 'su-card-container__attributes__secondary') secondary ??= element;
+    }
+    return true;
+  });
+  // The price spans (a range: low, "to", high), not the accessories beside them.
+  const priceSpans = priceContainer
+    ? priceContainer.children.filter((child): child is Element => child.type === 'tag' && !hasClass(child, 'su-item-card__price-accessories'))
+    : [];
+  const priceParts = priceSpans.map((span) => ({ text: textOf(span), classes: span.attribs.class ?? '' }));
+  const rows = primary
+    ? primary.children.filter((child): child is Element => child.type === 'tag').map((row) => textOf(row)).filter(Boolean)
+    : [];
+  const sellerText = secondary ? findAll(secondary, (element) => element.name === 'span' && rawText(element).includes('%')).map((span) => textOf(span)).at(-1) : undefined;
+  return {
+    listingId: card.attribs['data-listingid'] ?? null,
+    href: href ?? null,
+    title: title ? textOf(title, TITLE_NOISE) : '',
+    imageUrl: imageOf(image),
+    caption: caption ? rawText(caption).trim() : null,
+    subtitles: subtitles.map((subtitle) => textOf(subtitle)),
+    priceParts,
+    rows,
+    ...sellerOf(sellerText ? [sellerText] : []),
+  };
+}
+
 /** The older layout: `li.s-item`, the listing id only in the link. */
 export function extractItemRow(item: Element): RawRow {
   let title: Element | undefined;

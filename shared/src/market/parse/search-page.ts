@@ -2,12 +2,14 @@ import type { Document, Element } from 'domhandler';
 import type { ListingItem } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
 import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, walk } from './dom.js';
-import { extractCardRow, extractItemRow } from './extract-rows.js';
+import { extractCardRow, extractItemRow, extractSuCardRow } from './extract-rows.js';
 import { PageLandmarks } from './landmarks.js';
 import { normalizeRow } from './normalize-row.js';
 import { PageText, type PageSource } from './page-text.js';
+import type { RawRow } from './raw-row.js';
 import { ROW_PARTS, scanResults, type ScannedEntry } from './results-scan.js';
 import { KeptAttributes, parseElementAt, parseSkimmed, type Selection } from './skimmed-tree.js';
+import { extractStructuralRow, itemLinksIn, structuralRowsIn } from './structural-rows.js';
 import { cleanText, foldText } from './text.js';
 import { LOOSE_DIVIDER_TEXTS } from './vocabulary.js';
 
@@ -19,15 +21,29 @@ export interface ParsedSearchPage {
   /** The marketplace's own count, when the page shows one. */
   totalResults: number | null;
   hasNextPage: boolean;
+  /** The ids of the items read by their rows' structure alone, their layout unknown (`dataQuality.rowsReadStructurally`). */
+  readStructurally: ReadonlySet<string>;
+  /**
+   * Set when the page says it has results and no row could be read, or more than half of the rows
+   * that link to a listing could not: the marketplace changed its layout. `rowClasses` names the
+   * first row not read (null when none was found).
+   */
+  unrecognizedLayout: { rowClasses: string | null } | null;
 }
+
+/** The row layouts the marketplace serves, and rows found by their structure alone. */
+type RowLayout = 'card' | 'item' | 'su' | 'structural';
 
 /** What one walk over a results page finds, in document order. */
 interface PageParts {
   /** Result rows and "fewer words" dividers, in order; rows inside other answers are left out. */
-  sequence: Array<{ kind: 'row'; element: Element; layout: 'card' | 'item' } | { kind: 'divider'; element: Element }>;
+  sequence: Array<{ kind: 'row'; element: Element; layout: RowLayout } | { kind: 'divider'; element: Element }>;
   heading: Element | undefined;
   hasNextPage: boolean;
   isResultsPage: boolean;
+  /** Where rows count (the results list, else its container), and the page's main column. */
+  rowScope?: Element | undefined;
+  main?: Element | undefined;
 }
 
 function isNextPageLink(element: Element): boolean {
@@ -39,6 +55,20 @@ function isLooseDivider(text: string): boolean {
   return LOOSE_DIVIDER_TEXTS.some((phrase) => folded.includes(phrase));
 }
 
+/** The layout of a result row, or null for an element that is not one. */
+function rowLayoutOf(element: Element, classes: string[]): RowLayout | null {
+  if (element.name === 'li') {
+    if (classes.includes('s-card')) return 'card';
+    if (classes.includes('s-item')) return 'item';
+  }
+  return classes.includes('su-item-card') ? 'su' : null;
+}
+
+/** The results list: `ul.srp-results`, or `ul.su-grid` in the su-item-card layout. */
+function isResultsList(element: Element, classes: string[]): boolean {
+  return element.name === 'ul' && (classes.includes('srp-results') || classes.includes('su-grid'));
+}
+
 /**
  * The results live in one container (`.srp-river-results`, else the results list itself): rows and
  * dividers count only there. Rows below the "results matching fewer words" divider are loose
@@ -46,22 +76,25 @@ function isLooseDivider(text: string): boolean {
  * (carousels of suggestions), the hidden "Shop on eBay" placeholders (`.s-clipped`) and any row
  * outside the results list (`ul.srp-results`: related items, the hidden `.clipped` rows of older
  * pages) are not results. A page without the container is read whole.
+ * With `structural`, a results list that holds no row of a known layout has its rows found by
+ * their links to listings (`structuralRowsIn`); never outside the list.
  */
-function pageParts(root: Document | Element): PageParts {
+function pageParts(root: Document | Element, { structural = false } = {}): PageParts {
   const parts: PageParts = { sequence: [], heading: undefined, hasNextPage: false, isResultsPage: false };
   let container: Element | undefined;
   let list: Element | undefined;
   walk(root, (element) => {
     const value = element.attribs.class;
     // Only elements with one of the classes below are looked at closely.
-    if (!value || !(value.includes('srp-') || value.includes('s-card') || value.includes('s-item') || value.includes('s-clipped') || value.includes('pagination__next'))) return true;
+    if (!value || !(value.includes('srp-') || value.includes('s-card') || value.includes('s-item') || value.includes('su-') || value.includes('s-clipped') || value.includes('pagination__next'))) return true;
     const classes = classList(element);
     if (classes.includes('srp-river-answer--REWRITE_START')) {
       if (isLooseDivider(rawText(element))) parts.sequence.push({ kind: 'divider', element });
       return false;
     }
-    if (element.name === 'li' && (classes.includes('s-card') || classes.includes('s-item'))) {
-      parts.sequence.push({ kind: 'row', element, layout: classes.includes('s-card') ? 'card' : 'item' });
+    const layout = rowLayoutOf(element, classes);
+    if (layout) {
+      parts.sequence.push({ kind: 'row', element, layout });
       return false;
     }
     if (classes.includes('srp-river-answer') || classes.includes('s-clipped')) {
@@ -77,10 +110,11 @@ function pageParts(root: Document | Element): PageParts {
       container ??= element;
       parts.isResultsPage = true;
     }
-    if (classes.includes('srp-results')) {
+    if (classes.includes('srp-results') || isResultsList(element, classes)) {
       parts.isResultsPage = true;
-      if (element.name === 'ul') list ??= element;
+      if (isResultsList(element, classes)) list ??= element;
     }
+    if (classes.includes('srp-main-content')) parts.main ??= element;
     if (isNextPageLink(element)) parts.hasNextPage = true;
     return true;
   });
@@ -88,9 +122,26 @@ function pageParts(root: Document | Element): PageParts {
   const scope = container ?? list;
   if (scope) {
     const rowScope = list ?? scope;
+    parts.rowScope = rowScope;
     parts.sequence = parts.sequence.filter((entry) => (entry.kind === 'divider' ? entry.element === scope || isInside(entry.element, scope) : isInside(entry.element, rowScope)));
+    if (structural && !parts.sequence.some((entry) => entry.kind === 'row')) parts.sequence = withStructuralRows(scope, rowScope, parts.sequence);
   }
   return parts;
+}
+
+/** The dividers of `sequence` and the rows found by structure in `rowScope`, in document order. */
+function withStructuralRows(scope: Element, rowScope: Element, sequence: PageParts['sequence']): PageParts['sequence'] {
+  const rows = new Set(structuralRowsIn(rowScope));
+  if (rows.size === 0) return sequence;
+  const dividers = new Set(sequence.map((entry) => entry.element));
+  const ordered: PageParts['sequence'] = [];
+  walk(scope, (element) => {
+    if (rows.has(element)) ordered.push({ kind: 'row', element, layout: 'structural' });
+    else if (dividers.has(element)) ordered.push({ kind: 'divider', element });
+    else return true;
+    return false;
+  });
+  return ordered;
 }
 
 /** "242 results", "1,000+ results", "1.300+ Ergebnisse", "Pink Floyd CDの結果55件". */
@@ -105,27 +156,81 @@ function totalResultsOf(heading: Element | undefined): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-function readRows(parts: PageParts, site: MarketSite): { items: ListingItem[]; rowsDropped: number } {
-  const items: ListingItem[] = [];
-  let rowsDropped = 0;
+const ROW_READERS: Readonly<Record<RowLayout, (row: Element, site: MarketSite) => RawRow>> = {
+  card: extractCardRow,
+  item: extractItemRow,
+  su: extractSuCardRow,
+  structural: extractStructuralRow,
+};
+
+interface RowsRead {
+  items: ListingItem[];
+  rowsDropped: number;
+  readStructurally: Set<string>;
+  /** Rows that link to a listing and could not be read, in order. */
+  unread: Element[];
+}
+
+/**
+ * Every row of the sequence, read by its layout's reader. With `structural` (a whole tree), a
+ * row its reader cannot read is read again by its structure.
+ */
+function readRows(parts: PageParts, site: MarketSite, { structural = false } = {}): RowsRead {
+  const read: RowsRead = { items: [], rowsDropped: 0, readStructurally: new Set(), unread: [] };
   let looseMatch = false;
   for (const entry of parts.sequence) {
     if (entry.kind === 'divider') {
       looseMatch = true;
       continue;
     }
-    const raw = entry.layout === 'card' ? extractCardRow(entry.element) : extractItemRow(entry.element);
-    const normalized = normalizeRow(raw, { site, looseMatch });
-    if (normalized.ok) items.push(normalized.item);
-    else if (normalized.reason !== 'no item id') rowsDropped += 1;
+    let normalized = normalizeRow(ROW_READERS[entry.layout](entry.element, site), { site, looseMatch });
+    let byStructure = entry.layout === 'structural';
+    if (!normalized.ok && normalized.reason !== 'no item id' && structural && !byStructure) {
+      normalized = normalizeRow(extractStructuralRow(entry.element, site), { site, looseMatch });
+      byStructure = true;
+    }
+    if (normalized.ok) {
+      read.items.push(normalized.item);
+      if (byStructure) read.readStructurally.add(normalized.item.itemId);
+    } else if (normalized.reason !== 'no item id') {
+      read.rowsDropped += 1;
+      read.unread.push(entry.element);
+    }
   }
-  return { items, rowsDropped };
+  return read;
 }
 
-/** Reads a search-results page of either layout from its whole tree. */
+/**
+ * Whether the page's layout went unrecognized: it says it has results (a count above 0, or links
+ * to listings in the results list, else in the main column) and no row was read, or more than
+ * half of the rows that link to a listing were not.
+ */
+function unrecognizedLayoutOf(read: RowsRead, parts: PageParts, totalResults: number | null): ParsedSearchPage['unrecognizedLayout'] {
+  const evidenceScope = parts.rowScope ?? parts.main;
+  if (read.items.length > 0) {
+    return read.unread.length * 2 > read.items.length + read.unread.length ? { rowClasses: read.unread[0]!.attribs.class ?? null } : null;
+  }
+  if (read.unread.length > 0) return { rowClasses: read.unread[0]!.attribs.class ?? null };
+  const linked = evidenceScope ? itemLinksIn(evidenceScope).length > 0 : false;
+  if ((totalResults ?? 0) === 0 && !linked) return null;
+  const firstRow = evidenceScope ? structuralRowsIn(evidenceScope)[0] : undefined;
+  return { rowClasses: firstRow?.attribs.class ?? null };
+}
+
+type RowsReading = Pick<ParsedSearchPage, 'items' | 'rowsDropped' | 'readStructurally' | 'unrecognizedLayout'>;
+
+/** The rows of a whole tree's parts (`structural`), judged. */
+function readWholeParts(parts: PageParts, site: MarketSite, totalResults: number | null): RowsReading {
+  const read = readRows(parts, site, { structural: true });
+  const { unread, ...reading } = read;
+  return { ...reading, unrecognizedLayout: unrecognizedLayoutOf(read, parts, totalResults) };
+}
+
+/** Reads a search-results page of any layout from its whole tree, rows of an unknown one by their structure. */
 export function parseSearchDocument(document: Document, site: MarketSite): ParsedSearchPage & { isResultsPage: boolean } {
-  const parts = pageParts(document);
-  return { ...readRows(parts, site), totalResults: totalResultsOf(parts.heading), hasNextPage: parts.hasNextPage, isResultsPage: parts.isResultsPage };
+  const parts = pageParts(document, { structural: true });
+  const totalResults = totalResultsOf(parts.heading);
+  return { ...readWholeParts(parts, site, totalResults), totalResults, hasNextPage: parts.hasNextPage, isResultsPage: parts.isResultsPage };
 }
 
 /** The tree reader's sequence from a row-by-row scan: rows, and the answers that are "fewer words" dividers. */
@@ -142,7 +247,7 @@ function partsOf(scanned: ScannedEntry[]): PageParts {
 }
 
 /** The attributes the search parser reads; the skimmed trees drop every other. */
-const SEARCH_ATTRIBUTES = new KeptAttributes(new Set(['class', 'href', 'data-listingid', 'src', 'data-src', 'data-defer-load', 'aria-disabled']));
+const SEARCH_ATTRIBUTES = new KeptAttributes(new Set(['class', 'href', 'data-listingid', 'src', 'data-src', 'data-defer-load', 'aria-disabled', 'alt']));
 
 /** The element starting at `start`, skimmed, with its content. */
 function elementAt(page: PageText, start: number): Element | undefined {
@@ -150,7 +255,7 @@ function elementAt(page: PageText, start: number): Element | undefined {
 }
 
 /** What every class `pageParts` looks for holds (rows, answers, the heading, the next-page link): a page with none has nothing to read. */
-const READ_MARKERS = ['s-card', 's-item', 'srp-', 's-clipped', 'pagination__next'];
+const READ_MARKERS = ['s-card', 's-item', 'su-item-card', 'srp-', 's-clipped', 'pagination__next'];
 
 /** Elements `pageParts` reads whole: answers (dividers among them), the hidden placeholders, the heading, the next-page link. */
 const PAGE_PARTS = new Set(['srp-river-answer', 's-clipped', 'srp-controls__count-heading', 'pagination__next']);
@@ -161,10 +266,13 @@ const PAGE_PARTS = new Set(['srp-river-answer', 's-clipped', 'srp-controls__coun
  * the rest of a row (media wrappers, ratings, footers, icons) is read for the structure only.
  */
 const RESULTS_SELECTION: Selection = {
-  candidates: /srp-|s-card|s-item|s-clipped|su-card-container__attributes__|pagination__next|itm/,
+  candidates: /srp-|s-card|s-item|su-item-card|su-grid|s-clipped|su-card-container__attributes__|pagination__next|itm/,
   classify(element) {
     const classes = classList(element);
-    if (classes.includes('srp-river-results') || classes.includes('srp-results') || (element.name === 'li' && (classes.includes('s-card') || classes.includes('s-item')))) return 'skeleton';
+    const layout = rowLayoutOf(element, classes);
+    // The su-item-card layout's rows are read whole (the scan below knows the other two only).
+    if (layout === 'su') return 'subtree';
+    if (classes.includes('srp-river-results') || classes.includes('srp-results') || isResultsList(element, classes) || layout) return 'skeleton';
     if (classes.some((name) => ROW_PARTS.has(name) || PAGE_PARTS.has(name)) || (element.name === 'a' && element.attribs.href?.includes('/itm/'))) return 'subtree';
     return 'none';
   },
@@ -182,10 +290,13 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
   const page = PageText.of(source);
   const { html } = page;
   const landmarks = new PageLandmarks(page);
-  const container = landmarks.findTagByClass('srp-river-results') ?? landmarks.findTagsByClass('srp-results').find((tag) => tag.name === 'ul');
+  const container =
+    landmarks.findTagByClass('srp-river-results') ?? [...landmarks.findTagsByClass('srp-results'), ...landmarks.findTagsByClass('su-grid')].find((tag) => tag.name === 'ul');
   if (!container) {
     // A page that names none of the classes the reader looks for (a bot check, an error page) has nothing to read.
-    if (!READ_MARKERS.some((name) => html.includes(name))) return { items: [], rowsDropped: 0, totalResults: null, hasNextPage: false, isResultsPage: false };
+    if (!READ_MARKERS.some((name) => html.includes(name))) {
+      return { items: [], rowsDropped: 0, readStructurally: new Set(), totalResults: null, hasNextPage: false, isResultsPage: false, unrecognizedLayout: null };
+    }
     return parseSearchDocument(parseSkimmed(page, SEARCH_ATTRIBUTES), site);
   }
   const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container);
@@ -199,5 +310,13 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
       const link = elementAt(page, tag.start);
       return link !== undefined && isNextPageLink(link);
     });
-  return { ...readRows(parts, site), totalResults: totalResultsOf(heading), hasNextPage, isResultsPage: true };
+  const totalResults = totalResultsOf(heading);
+  const { unread, ...read } = readRows(parts, site);
+  // Rows this reading could not read, or none at all: the container is read again whole, rows of an
+  // unknown layout by their structure, before the page is judged (rare: each costs a full parse).
+  const reading =
+    unread.length > 0 || read.items.length === 0
+      ? readWholeParts(pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true }), { structural: true }), site, totalResults)
+      : { ...read, unrecognizedLayout: null };
+  return { ...reading, totalResults, hasNextPage, isResultsPage: true };
 }
