@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const body = { keyword: 'vintage camera sim:total=60000', maxPages: PAGES, count: 200, resultType: 'download' };
     const simSite = `http://127.0.0.1:${stack.ports.marketSim}/market.com`;
     for (let page = 1; page <= PAGES; page += 1) {
-      await (await fetch(buildSearchUrl(simSite, jobPageQuery({ ...body, marketSite: 'market.com' }, page)))).arrayBuffer();
+      await (await fetch(buildSearchUrl(simSite, jobPageQuery({ ...body, marketSite: 'market.com', statsInclude: [] }, page)))).arrayBuffer();
     }
 
     const posted = performance.now();

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { compsOfItem } from '@comps/shared/comps/listing-comps';
 import type { ListingQuery } from '@comps/shared/contract/listing';
 import { LIMITS } from '@comps/shared/contract/limits';
 import { marketSiteSchema, type MarketSite } from '@comps/shared/contract/market-sites';
@@ -67,7 +68,8 @@ function parsePage(html: string, file: string, options: ReturnType<typeof parseC
   const source = { marketSite: options.site, fetchedAt: new Date().toISOString(), upstreamMs: 0 };
   const kind = options.kind ?? (/class="?x-item-title/.test(html) ? 'item' : 'search');
   if (kind === 'item') {
-    return { ...interpretItemAnswer(answer, options.site, null), marketSite: options.site, source, requestId };
+    const item = interpretItemAnswer(answer, options.site, null);
+    return { ...item, comps: compsOfItem(item, options.site), marketSite: options.site, source, requestId };
   }
   const page = interpretSearchAnswer(answer, options.site);
   const query: ListingQuery = {
@@ -83,6 +85,7 @@ function parsePage(html: string, file: string, options: ReturnType<typeof parseC
     maxPrice: null,
     buyingFormat: 'all',
     exactMatch: options.exactMatch,
+    statsInclude: [],
   };
   return buildListingCollection(page, query, source, requestId);
 }

@@ -6,6 +6,7 @@ import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { LayoutWatch } from '@comps/shared/market/layout-watch';
+import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
 import { createInternalApp as createAccountsInternalApp } from '../../services/accounts/src/http/internal-app.js';
@@ -85,7 +86,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
   closers.push(() => jobsDb.destroy());
   const jobsUrl = await serve(
     createJobsInternalApp({
-      jobs: { db: jobsDb, accounts, lock: new ActiveJobLock(redis, redisKeyPrefix), wake: () => undefined, stopWaiting: () => undefined, now: () => new Date() },
+      jobs: { db: jobsDb, accounts, lock: new ActiveJobLock(redis, redisKeyPrefix), wake: () => undefined, stopWaiting: () => undefined, now: () => new Date(), compsCache: new ExpiringMap(60_000, 50) },
       redis,
       logger,
       internalToken,

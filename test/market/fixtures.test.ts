@@ -1,7 +1,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { itemDetailsSchema, listingItemSchema, type ListingItem } from '@comps/shared/contract/listing';
+import { compsOfItem } from '@comps/shared/comps/listing-comps';
+import { itemDetailsSchema, listingRowSchema, type ListingRow } from '@comps/shared/contract/listing';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
 import { parseHtml } from '@comps/shared/market/parse/dom';
@@ -18,7 +19,7 @@ interface ExpectedSearch {
   counts: { rows: number; exact: number; loose: number; sold: number; bestOfferAccepted: number; rowsDropped: number };
   totalResults: number | null;
   hasNextPage: boolean;
-  items: { first: ListingItem | null; last: ListingItem | null; loose: ListingItem | null; bestOfferAccepted: ListingItem[] };
+  items: { first: ListingRow | null; last: ListingRow | null; loose: ListingRow | null; bestOfferAccepted: ListingRow[] };
 }
 
 interface ExpectedItem {
@@ -45,7 +46,7 @@ for (const expectedFile of expectedFiles()) {
       const $ = loadHtml(answer.body);
       t.notOk(isItemNotFoundPage($));
       t.strictSame(parseItemPage($, expected.site, null), item, 'the whole-tree reader gives the same item');
-      const full = { ...item, marketSite: expected.site, source: { marketSite: expected.site, fetchedAt: new Date().toISOString(), upstreamMs: 0 }, requestId: 'req_x' };
+      const full = { ...item, comps: compsOfItem(item, expected.site), marketSite: expected.site, source: { marketSite: expected.site, fetchedAt: new Date().toISOString(), upstreamMs: 0 }, requestId: 'req_x' };
       t.ok(itemDetailsSchema.safeParse(full).success, 'in the contract shape');
       return;
     }
@@ -80,7 +81,7 @@ for (const expectedFile of expectedFiles()) {
     for (const wanted of expected.items.bestOfferAccepted) {
       t.strictSame(page.items.find((item) => item.itemId === wanted.itemId), wanted, `best offer accepted ${wanted.itemId}`);
     }
-    t.ok(page.items.every((item) => listingItemSchema.safeParse(item).success), 'every row is a valid listing item');
+    t.ok(page.items.every((item) => listingRowSchema.safeParse(item).success), 'every row is a valid listing item');
     t.equal(new Set(page.items.map((item) => item.itemId)).size, page.items.length, 'no row twice');
   });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import t, { type Test } from 'tap';
 import type { Element } from 'domhandler';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import type { ListingItem } from '@comps/shared/contract/listing';
+import type { ListingRow } from '@comps/shared/contract/listing';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { parseDirectives, RESULT_LAYOUTS, type ResultLayout } from '@comps/market-sim/directives';
@@ -95,7 +95,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * What a row says that every layout shows alike. The seller's feedback score is left out: cards
  * show it rounded ("1.2K"), the older rows exactly ("1,234"); each is checked on its own.
  */
-function comparable(item: ListingItem) {
+function comparable(item: ListingRow) {
   const { seller, soldDateVerified: _, ...rest } = item;
   return { ...rest, seller: seller && { username: seller.username, positivePercent: seller.positivePercent } };
 }

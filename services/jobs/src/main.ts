@@ -9,6 +9,7 @@ import { closeRedis, connectInBackground, createRedisClient } from '@comps/share
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
+import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { loadJobsConfig } from './config.js';
 import type { JobsDatabase } from './db/database.js';
 import { JOBS_MIGRATIONS } from './db/jobs-migrations.js';
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     },
     stopWaiting: (jobId) => scrapeJobs.stopWaiting(jobId),
     now,
+    // A minute, for a few dozen jobs: results polled while a job runs, then read again once it ended.
+    compsCache: new ExpiringMap(60_000, 50),
   };
   await runner.start();
   const internal = await listen(createInternalApp({ jobs, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);

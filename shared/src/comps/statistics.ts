@@ -41,7 +41,7 @@ const TRIM = 0.1;
 const LEVEL = 0.95;
 
 /** The p-th percentile of sorted values, interpolating linearly between order statistics (Excel's PERCENTILE.INC, numpy's default). */
-export function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   const h = (sorted.length - 1) * p;
   const lower = Math.floor(h);
   const upper = Math.min(lower + 1, sorted.length - 1);
@@ -68,8 +68,14 @@ export function medianIntervalRanks(n: number, level = LEVEL): { low: number; hi
   return j === 0 ? null : { low: j, high: n + 1 - j };
 }
 
-const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const sortedOf = (values: number[]) => [...values].sort((a, b) => a - b);
+function mean(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i += 1) sum += values[i]!;
+  return sum / values.length;
+}
+
+/** Ascending, in a typed array: its sort is numeric and native (a job sorts tens of thousands). */
+const sortedOf = (values: ArrayLike<number>) => Float64Array.from(values).sort();
 
 /** The most common currency among priced items; a tie goes to the site's, else the first in order. */
 function currencyOf(items: readonly StatsItem[], siteCurrency: string): string | null {
@@ -81,23 +87,20 @@ function currencyOf(items: readonly StatsItem[], siteCurrency: string): string |
   return tied.includes(siteCurrency) ? siteCurrency : tied[0]!;
 }
 
-/** The first reason before `outlier` that applies to an item, skipping those asked to be counted. */
+/**
+ * The first reason before `outlier` that applies to an item (in the order of EXCLUSION_REASONS),
+ * skipping those asked to be counted, and `skip`. Written out: it runs for every item of a job.
+ */
 function reasonBeforeOutlier(item: StatsItem, currency: string | null, include: ReadonlySet<IncludableReason>, skip?: ExclusionReason): ExclusionReason | null {
-  const applies: Record<Exclude<ExclusionReason, 'outlier'>, () => boolean> = {
-    looseMatch: () => item.looseMatch && !include.has('looseMatch'),
-    noPrice: () => item.price === null || item.price.value <= 0,
-    otherCurrency: () => item.price?.currency !== currency,
-    priceRange: () => item.priceRange,
-    forParts: () => item.condition === 'forParts' && !include.has('forParts'),
-    accessory: () => item.kind === 'accessory' && !include.has('accessory'),
-    // A lot that states no size has no unit price: never counted.
-    lot: () => item.kind === 'lot' && (!include.has('lot') || item.unitPrice === null),
-    bestOfferAccepted: () => item.bestOfferAccepted && !include.has('bestOfferAccepted'),
-  };
-  for (const reason of EXCLUSION_REASONS) {
-    if (reason === 'outlier') return null;
-    if (reason !== skip && applies[reason]()) return reason;
-  }
+  if (skip !== 'looseMatch' && item.looseMatch && !include.has('looseMatch')) return 'looseMatch';
+  if (skip !== 'noPrice' && (item.price === null || item.price.value <= 0)) return 'noPrice';
+  if (skip !== 'otherCurrency' && item.price?.currency !== currency) return 'otherCurrency';
+  if (skip !== 'priceRange' && item.priceRange) return 'priceRange';
+  if (skip !== 'forParts' && item.condition === 'forParts' && !include.has('forParts')) return 'forParts';
+  if (skip !== 'accessory' && item.kind === 'accessory' && !include.has('accessory')) return 'accessory';
+  // A lot that states no size has no unit price: never counted.
+  if (skip !== 'lot' && item.kind === 'lot' && (!include.has('lot') || item.unitPrice === null)) return 'lot';
+  if (skip !== 'bestOfferAccepted' && item.bestOfferAccepted && !include.has('bestOfferAccepted')) return 'bestOfferAccepted';
   return null;
 }
 
@@ -149,7 +152,7 @@ export function computeStats(items: readonly StatsItem[], options: StatsOptions)
   const bestOffers = items.filter((item, index) => item.bestOfferAccepted && reached('bestOfferAccepted', index));
   const lots = items.filter((item, index) => item.kind === 'lot' && reached('lot', index));
   const sold = options.basis === 'sold';
-  const dates = sold ? sortedDates(counted) : [];
+  const dates = sold ? soldDatesOf(counted) : [];
 
   const excluded = Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, reasons.filter((value) => value === reason).length])) as Stats['excluded'];
   const stats: Stats = {
@@ -185,14 +188,21 @@ export function computeStats(items: readonly StatsItem[], options: StatsOptions)
     bestOfferAccepted: bestOffers.length > 0 ? { count: bestOffers.length, medianAskingPrice: medianOf(bestOffers.filter((item) => item.unitPrice).map(unit)) } : null,
     lots: lots.length > 0 ? { count: lots.length, medianUnitPrice: medianOf(lots.filter((item) => item.unitPrice).map(unit)) } : null,
     soldDates: dates.length > 0 ? { first: dates[0]!, last: dates[dates.length - 1]! } : null,
-    daily: [...new Set(dates)].map((date) => {
-      const day = counted.filter((item) => item.soldDate === date).map(unit);
-      return { date, counted: day.length, median: medianOf(day) };
-    }),
+    daily: [...unitPricesByDate(counted, dates)].map(([date, day]) => ({ date, counted: day.length, median: medianOf(day) })),
   };
   return { stats, verdicts: reasons.map((reason) => ({ counted: reason === null, excludedBecause: reason })) };
 }
 
-function sortedDates(items: readonly StatsItem[]): string[] {
-  return items.map((item) => item.soldDate).filter((date): date is string => date !== null).sort();
+/** The unit prices of the items sold on each of `dates`, in their order: one pass, not one per day. */
+function unitPricesByDate(items: readonly StatsItem[], dates: readonly string[]): Map<string, number[]> {
+  const byDate = new Map<string, number[]>(dates.map((date) => [date, []]));
+  for (const item of items) if (item.soldDate !== null) byDate.get(item.soldDate)?.push(item.unitPrice!.value);
+  return byDate;
+}
+
+/** The days the items were sold on, each once, oldest first (a job's thousands of items fall on at most 90). */
+function soldDatesOf(items: readonly StatsItem[]): string[] {
+  const dates = new Set<string>();
+  for (const item of items) if (item.soldDate !== null) dates.add(item.soldDate);
+  return [...dates].sort();
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statsSchema } from './comps.js';
 import { errorCodeSchema } from './error-codes.js';
 import { dataQualitySchema, listingItemSchema, paginationSchema } from './listing.js';
 
@@ -16,6 +17,7 @@ export const bulkResultEventSchema = z.object({
   items: z.array(listingItemSchema),
   pagination: paginationSchema,
   dataQuality: dataQualitySchema,
+  stats: statsSchema,
 });
 
 export const bulkErrorEventSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statsIncludeBody } from './comps.js';
 import { LIMITS } from './limits.js';
 import { BUYING_FORMATS, ITEM_CONDITIONS, listingQueryOf, SEARCH_DEFAULTS, SORT_ORDERS, type ListingQuery } from './listing.js';
 import { bodyMarketSite, integerIn, oneOf, searchTextField } from './search-fields.js';
@@ -28,6 +29,7 @@ export const bulkSearchBodyObject = z.object(
     maxPrice: price.optional(),
     buyingFormat: oneOf(BUYING_FORMATS).default(SEARCH_DEFAULTS.buyingFormat),
     exactMatch: z.boolean({ error: 'must be true or false' }).default(SEARCH_DEFAULTS.exactMatch),
+    statsInclude: statsIncludeBody.optional(),
   },
   { error: 'must be a JSON object' },
 );

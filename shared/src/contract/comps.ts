@@ -58,3 +58,26 @@ export const statsSchema = z.object({
   daily: z.array(z.object({ date: z.iso.date(), counted: z.number().int(), median })),
 });
 export type Stats = z.infer<typeof statsSchema>;
+
+const INCLUDABLE_LIST = `a comma-separated list of ${INCLUDABLE_REASONS.join(', ')}`;
+
+/** The reasons named, each once, in the contract's order (how `query.statsInclude` echoes them). */
+function reasonsOf(names: readonly string[], context: z.RefinementCtx): IncludableReason[] {
+  const unknown = names.filter((name) => !(INCLUDABLE_REASONS as readonly string[]).includes(name));
+  if (unknown.length > 0) context.addIssue({ code: 'custom', message: `must be ${INCLUDABLE_LIST} (unknown: ${unknown.join(', ')})` });
+  return INCLUDABLE_REASONS.filter((reason) => names.includes(reason));
+}
+
+const namesIn = (text: string) => text.split(',').map((name) => name.trim()).filter(Boolean);
+
+/** `statsInclude` as a query parameter: a comma-separated list of reasons to count anyway. */
+export const statsIncludeQuery = z
+  .string({ error: 'must be given once, as a single value' })
+  .transform((text, context) => reasonsOf(namesIn(text), context))
+  .meta({ param: { type: 'string', example: 'bestOfferAccepted,lot' }, description: `reasons to count anyway in \`stats\`: ${INCLUDABLE_LIST}` });
+
+/** `statsInclude` in a JSON body: the same list, as an array of reasons or one comma-separated string. */
+export const statsIncludeBody = z
+  .union([z.array(z.string({ error: 'must be a reason' })), z.string()], { error: `must be ${INCLUDABLE_LIST}, or an array of them` })
+  .transform((value, context) => reasonsOf(typeof value === 'string' ? namesIn(value) : value, context))
+  .meta({ description: `reasons to count anyway in \`stats\`: ${INCLUDABLE_LIST}, or an array of them` });

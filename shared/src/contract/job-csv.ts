@@ -24,6 +24,13 @@ const COLUMNS: ReadonlyArray<readonly [name: string, cell: (item: JobItem) => Ce
   ['sellerUsername', (item) => item.seller?.username ?? null],
   ['location', (item) => item.location],
   ['looseMatch', (item) => item.looseMatch],
+  ['kind', (item) => item.comps.kind],
+  ['conditionGroup', (item) => item.comps.condition],
+  ['units', (item) => item.comps.units],
+  ['unitPrice', (item) => item.comps.unitPrice?.value ?? null],
+  ['landedUnitPrice', (item) => item.comps.landedUnitPrice?.value ?? null],
+  ['counted', (item) => item.comps.counted],
+  ['excludedBecause', (item) => item.comps.excludedBecause],
 ];
 
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { includableReasonSchema, statsIncludeBody, statsSchema } from './comps.js';
 import { errorCodeSchema } from './error-codes.js';
 import { listingItemSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingQuery } from './listing.js';
 import { LIMITS } from './limits.js';
@@ -36,6 +37,7 @@ export const jobRecordSchema = z.object({
     maxPages: z.number().int(),
     count: z.number().int(),
     resultType: jobResultTypeSchema,
+    statsInclude: z.array(includableReasonSchema),
   }),
   progress: z.object({
     pagesFetched: z.number().int(),
@@ -49,12 +51,14 @@ export const jobRecordSchema = z.object({
   expiresAt: z.iso.datetime().nullable(),
   resultsUrl: z.string(),
   downloadUrl: z.string(),
+  /** Over every item collected so far, whatever `offset` and `limit` (beyond the specification). */
+  stats: statsSchema,
   items: z.array(jobItemSchema),
   itemsPage: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
 });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
-export const jobSummarySchema = jobRecordSchema.omit({ items: true, itemsPage: true });
+export const jobSummarySchema = jobRecordSchema.omit({ stats: true, items: true, itemsPage: true });
 export type JobSummary = z.infer<typeof jobSummarySchema>;
 
 /** Body of `GET /v1/scrape/max` (beyond the specification): the workspace's jobs within retention, newest first. */
@@ -69,6 +73,7 @@ export const jobCreateBodySchema = z.object(
     maxPages: integerIn(LIMITS.jobPages.min, LIMITS.jobPages.max).default(LIMITS.jobPages.default).meta({ description: 'at most this many pages are fetched (and charged)' }),
     count: integerIn(LIMITS.jobCount.min, LIMITS.jobCount.max).default(LIMITS.jobCount.default).meta({ description: 'results per page' }),
     resultType: jobResultTypeSchema.default('inline').meta({ description: '`download`: items only through the CSV' }),
+    statsInclude: statsIncludeBody.default([]),
   },
   { error: 'must be a JSON object' },
 );
@@ -90,6 +95,6 @@ export const jobResultsQuerySchema = z.object({
 export const jobIdSchema = z.uuid({ error: 'must be a job id (a UUID)' }).meta({ param: { type: 'string', format: 'uuid' }, description: 'the job id' });
 
 /** The search a job makes for one of its pages: its request, the specification's defaults for everything else. */
-export function jobPageQuery(request: Pick<JobCreateBody, 'keyword' | 'marketSite' | 'count'>, page: number): ListingQuery {
-  return listingQueryOf({ ...SEARCH_DEFAULTS, keyword: request.keyword, marketSite: request.marketSite, count: request.count, page });
+export function jobPageQuery(request: Pick<JobCreateBody, 'keyword' | 'marketSite' | 'count' | 'statsInclude'>, page: number): ListingQuery {
+  return listingQueryOf({ ...SEARCH_DEFAULTS, keyword: request.keyword, marketSite: request.marketSite, count: request.count, statsInclude: request.statsInclude, page });
 }

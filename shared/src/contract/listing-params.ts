@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statsIncludeQuery } from './comps.js';
 import { LIMITS } from './limits.js';
 import { BUYING_FORMATS, ITEM_CONDITIONS, ITEM_ID_PATTERN, listingQueryOf, SEARCH_DEFAULTS, SORT_ORDERS } from './listing.js';
 import { DEFAULT_MARKET_SITE, MARKET_SITES } from './market-sites.js';
@@ -24,6 +25,7 @@ const sharedFields = {
   maxPrice: queryNumber(0).optional().meta({ description: 'upper price bound' }),
   buyingFormat: queryEnum(BUYING_FORMATS).default(SEARCH_DEFAULTS.buyingFormat).meta({ description: 'buying-format filter' }),
   exactMatch: queryBoolean().default(SEARCH_DEFAULTS.exactMatch).meta({ description: 'excludes rows the marketplace marks as loose matches; does not guarantee product identity' }),
+  statsInclude: statsIncludeQuery.optional(),
 };
 
 function priceOrder<T extends { minPrice?: number | undefined; maxPrice?: number | undefined }>(schema: z.ZodType<T>) {
@@ -59,6 +61,6 @@ export const itemIdSchema = z
 export const itemQueryObject = z.object({ marketSite: sharedFields.marketSite });
 
 /** The query of `/v1/sell-through` (beyond the specification): a search's, without what one page of results is about. */
-export const sellThroughParamsObject = searchParamsObject.omit({ page: true, count: true, sold: true, sortOrder: true });
+export const sellThroughParamsObject = searchParamsObject.omit({ page: true, count: true, sold: true, sortOrder: true, statsInclude: true });
 export const sellThroughParamsSchema = priceOrder(sellThroughParamsObject);
 export type SellThroughParams = z.output<typeof sellThroughParamsSchema>;

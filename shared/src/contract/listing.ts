@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { includableReasonSchema, itemCompsSchema, statsSchema } from './comps.js';
 import { LIMITS } from './limits.js';
 import { moneySchema } from './money.js';
 import { marketSiteSchema } from './market-sites.js';
@@ -15,8 +16,8 @@ export type Seller = z.infer<typeof sellerSchema>;
 export const buyingFormatSchema = z.enum(['auction', 'buyItNow']);
 export type BuyingFormat = z.infer<typeof buyingFormatSchema>;
 
-/** An entry of `items` (contract, "Listing item"). */
-export const listingItemSchema = z.object({
+/** A listing as the page shows it (the parser's reading), before comps are computed. */
+export const listingRowSchema = z.object({
   itemId: z.string().regex(ITEM_ID_PATTERN),
   title: z.string(),
   url: z.string(),
@@ -38,6 +39,10 @@ export const listingItemSchema = z.object({
   location: z.string().nullable(),
   looseMatch: z.boolean(),
 });
+export type ListingRow = z.infer<typeof listingRowSchema>;
+
+/** An entry of `items` (contract, "Listing item"): the row and what it is (`comps`, beyond the specification). */
+export const listingItemSchema = listingRowSchema.extend({ comps: itemCompsSchema });
 export type ListingItem = z.infer<typeof listingItemSchema>;
 
 export const paginationSchema = z.object({
@@ -87,6 +92,8 @@ export const listingQuerySchema = z.object({
   maxPrice: z.number().nullable(),
   buyingFormat: buyingFormatFilterSchema,
   exactMatch: z.boolean(),
+  /** Reasons to count anyway in `stats` (beyond the specification). */
+  statsInclude: z.array(includableReasonSchema),
 });
 export type ListingQuery = z.infer<typeof listingQuerySchema>;
 
@@ -102,7 +109,11 @@ export const SEARCH_DEFAULTS = {
   exactMatch: true,
 } as const satisfies Partial<ListingQuery>;
 
-type QueryFields = Omit<ListingQuery, 'minPrice' | 'maxPrice'> & { minPrice?: number | null | undefined; maxPrice?: number | null | undefined };
+type QueryFields = Omit<ListingQuery, 'minPrice' | 'maxPrice' | 'statsInclude'> & {
+  minPrice?: number | null | undefined;
+  maxPrice?: number | null | undefined;
+  statsInclude?: ListingQuery['statsInclude'] | undefined;
+};
 
 /** The query as the service understood it, from validated fields (an absent price bound is null). */
 export function listingQueryOf(fields: QueryFields): ListingQuery {
@@ -119,6 +130,7 @@ export function listingQueryOf(fields: QueryFields): ListingQuery {
     maxPrice: fields.maxPrice ?? null,
     buyingFormat: fields.buyingFormat,
     exactMatch: fields.exactMatch,
+    statsInclude: fields.statsInclude ?? [],
   };
 }
 
@@ -134,6 +146,8 @@ export const listingCollectionSchema = z.object({
   items: z.array(listingItemSchema),
   pagination: paginationSchema,
   dataQuality: dataQualitySchema,
+  /** What the listings say together (beyond the specification). */
+  stats: statsSchema,
   query: listingQuerySchema,
   source: sourceSchema,
   requestId: z.string(),

@@ -1,10 +1,11 @@
 import type { ListingCollection, ListingQuery, Source } from '../contract/listing.js';
+import { compsOfListings } from '../comps/listing-comps.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 
 /**
  * The contract's collection from a parsed page and the query: loose matches per `exactMatch`,
- * rows without a sold marker out of a sold search, at most `count` items, and the data-quality
- * figures of what is returned.
+ * rows without a sold marker out of a sold search, at most `count` items, the data-quality
+ * figures of what is returned, and the comps of what is returned (each item's, and the `stats`).
  */
 export function buildListingCollection(
   page: ParsedSearchPage,
@@ -25,7 +26,13 @@ export function buildListingCollection(
     }
     return true;
   });
-  const items = kept.slice(0, query.count);
+  const rows = kept.slice(0, query.count);
+  const { items, stats } = compsOfListings(rows, {
+    keyword: query.keyword,
+    site: query.marketSite,
+    basis: query.sold ? 'sold' : 'asking',
+    include: query.statsInclude,
+  });
   return {
     items,
     pagination: {
@@ -43,6 +50,7 @@ export function buildListingCollection(
       rowsDropped,
       rowsReadStructurally: items.filter((item) => page.readStructurally.has(item.itemId)).length,
     },
+    stats,
     query,
     source,
     requestId,

@@ -1,6 +1,7 @@
 import type { ListingQuery } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';
 import { AppError } from '../errors/app-error.js';
+import { compsOfItem } from '../comps/listing-comps.js';
 import { buildListingCollection } from './build-collection.js';
 import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
 import { UNRECOGNIZED_LAYOUT_MESSAGE, type LayoutWatch } from './layout-watch.js';
@@ -91,7 +92,7 @@ export class MarketClient {
     if (call.kind === 'item') {
       const fetched = await this.item(call.itemId, call.marketSite, signal);
       const source = { marketSite: call.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs };
-      return { ...fetched.result, marketSite: call.marketSite, source, requestId } as MarketValue<C>;
+      return { ...fetched.result, comps: compsOfItem(fetched.result, call.marketSite), marketSite: call.marketSite, source, requestId } as MarketValue<C>;
     }
     const fetched = await this.search(call.query, signal);
     const source = { marketSite: call.query.marketSite, fetchedAt: fetched.fetchedAt.toISOString(), upstreamMs: fetched.upstreamMs };

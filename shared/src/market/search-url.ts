@@ -9,13 +9,14 @@ export function upstreamPageSize(count: number): number {
   return UPSTREAM_PAGE_SIZES.find((size) => size >= count) ?? UPSTREAM_PAGE_SIZES[UPSTREAM_PAGE_SIZES.length - 1]!;
 }
 
-export type SearchUrlQuery = Omit<ListingQuery, 'marketSite' | 'exactMatch'>;
+export type SearchUrlQuery = Omit<ListingQuery, 'marketSite' | 'exactMatch' | 'statsInclude'>;
 
 type QueryParam = [name: string, value: string];
 
 /**
  * The one table from our query to the marketplace's `/sch/i.html` parameters. Each entry turns
- * one field of the query into zero or more parameters; `exactMatch` has none (we filter the rows).
+ * one field of the query into zero or more parameters; `exactMatch` and `statsInclude` have none
+ * (we filter the rows and count the statistics).
  */
 export const SEARCH_PARAMETER_TABLE: { [K in keyof SearchUrlQuery]-?: (value: SearchUrlQuery[K]) => QueryParam[] } = {
   keyword: (keyword) => (keyword ? [['_nkw', keyword]] : []),

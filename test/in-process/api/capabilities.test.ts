@@ -29,7 +29,7 @@ t.test('GET /v1/capabilities answers without a key, in the contract shape, from 
   t.strictSame(body.limits.historyPageSize, { min: 1, max: 100, default: 50 });
   t.equal(body.limits.activeJobsPerWorkspace, 1);
   t.strictSame(body.unsupported, ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth']);
-  t.strictSame(body.features, ['sellThrough'], 'the features beyond the specification that this build offers');
+  t.strictSame(body.features, ['comps', 'sellThrough'], 'the features beyond the specification that this build offers');
 });
 
 t.test('a key is not needed, and a bad one is not looked at', async (t) => {

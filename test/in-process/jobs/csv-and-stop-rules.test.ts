@@ -25,11 +25,24 @@ const item: JobItem = {
   seller: { username: '=cmd|calc', feedbackScore: 10, positivePercent: 99.1 },
   location: 'Line one\nline two',
   looseMatch: false,
+  comps: {
+    kind: 'lot',
+    condition: 'used',
+    units: 2,
+    unitPrice: { value: 65, currency: 'USD' },
+    landedUnitPrice: { value: 65, currency: 'USD' },
+    counted: false,
+    excludedBecause: 'lot',
+  },
 };
 
 t.test('the header row names the contract columns, in order, with CRLF', async (t) => {
-  t.equal(CSV_HEADER, 'page,itemId,title,url,soldDate,soldDateVerified,price,currency,priceIsDisplayedOnly,bestOfferAccepted,shipping,buyingFormat,bidCount,condition,sellerUsername,location,looseMatch\r\n');
-  t.equal(CSV_COLUMNS.length, 17);
+  t.equal(
+    CSV_HEADER,
+    'page,itemId,title,url,soldDate,soldDateVerified,price,currency,priceIsDisplayedOnly,bestOfferAccepted,shipping,buyingFormat,bidCount,condition,sellerUsername,location,looseMatch,' +
+      'kind,conditionGroup,units,unitPrice,landedUnitPrice,counted,excludedBecause\r\n',
+  );
+  t.equal(CSV_COLUMNS.length, 24);
 });
 
 t.test('RFC 4180 quoting and the formula guard', async (t) => {
@@ -47,7 +60,7 @@ t.test('RFC 4180 quoting and the formula guard', async (t) => {
   t.equal(csvField(-5), '-5', 'numbers are numbers, not text');
   t.equal(
     csvRow(item),
-    `3,123456789012,"Sony ""WH-1000XM4"", boxed",https://www.ebay.com/itm/123456789012,2026-11-02,false,129.99,USD,false,false,0,auction,7,Pre-Owned,'=cmd|calc,"Line one\nline two",false\r\n`,
+    `3,123456789012,"Sony ""WH-1000XM4"", boxed",https://www.ebay.com/itm/123456789012,2026-11-02,false,129.99,USD,false,false,0,auction,7,Pre-Owned,'=cmd|calc,"Line one\nline two",false,lot,used,2,65,65,false,lot\r\n`,
   );
   const bare = csvRow({ ...item, title: 'plain', location: null, price: null, shipping: null, seller: null, bidCount: null, buyingFormat: null, soldDate: null });
   t.equal(bare.split(',').slice(4, 8).join(','), ',false,,', 'unknown values are empty cells');

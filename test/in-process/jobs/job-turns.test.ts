@@ -1,6 +1,8 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { compsOfListings } from '@comps/shared/comps/listing-comps';
+import type { ListingRow } from '@comps/shared/contract/listing';
 import { createDb } from '@comps/shared/db/create-db';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -43,10 +45,20 @@ function meterDouble(script: Script) {
   };
 }
 
+/** A sold listing as a page shows it. */
+function listingRow(itemId: string, title: string): ListingRow {
+  return {
+    itemId, title, url: `https://market.example/itm/${itemId}`, imageUrl: null, condition: 'Pre-Owned', sold: true, soldDate: '2026-11-20', soldDateText: 'Sold  Nov 20, 2026',
+    soldDateVerified: false, price: { value: 20, currency: 'USD' }, priceText: '$20.00', priceIsDisplayedOnly: false, bestOfferAccepted: false, buyingFormat: 'buyItNow',
+    bidCount: null, shipping: { value: 0, currency: 'USD' }, shippingText: 'Free delivery', seller: null, location: null, looseMatch: false,
+  };
+}
+
 /** A page that the meter answers with `rows` items (ids unique per page), delivered and charged if stored. */
 async function answer(input: MeteredCall<MarketCall>, page: number, rows: number, delivered: number[]): Promise<MeterOutcome> {
   input.onReserved?.();
-  const items = Array.from({ length: rows }, (_, row) => ({ itemId: String(100_000_000_000 + page * 1000 + row), title: `item ${page}.${row}` }));
+  const listings = Array.from({ length: rows }, (_, row) => listingRow(String(100_000_000_000 + page * 1000 + row), `item ${page}.${row}`));
+  const { items } = compsOfListings(listings, { keyword: 'item', site: 'market.com', basis: 'sold', include: [] });
   const received = await input.deliver({ value: { items } as never, quota });
   if (received === true) delivered.push(page);
   return received === true ? { kind: 'delivered', charged: true, quota } : { kind: 'undelivered', quota };

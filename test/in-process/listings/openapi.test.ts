@@ -57,7 +57,7 @@ t.test('it documents exactly the public routes that exist', async (t) => {
 t.test('parameters and responses come from the contract schemas', async (t) => {
   const search = document.paths['/v1/scrape']!.get!;
   const byName = Object.fromEntries(search.parameters.filter((parameter) => parameter.name).map((parameter) => [parameter.name, parameter]));
-  t.strictSame(Object.keys(byName).sort(), ['buyingFormat', 'categoryId', 'count', 'exactMatch', 'itemCondition', 'keyword', 'marketSite', 'maxPrice', 'minPrice', 'page', 'sold', 'sortOrder']);
+  t.strictSame(Object.keys(byName).sort(), ['buyingFormat', 'categoryId', 'count', 'exactMatch', 'itemCondition', 'keyword', 'marketSite', 'maxPrice', 'minPrice', 'page', 'sold', 'sortOrder', 'statsInclude']);
   t.match(byName.count, { in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 60 } });
   t.match(byName.keyword, { required: true, schema: { type: 'string' } });
   t.match(byName.sold, { schema: { type: 'boolean', default: true } });

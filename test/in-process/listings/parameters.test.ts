@@ -41,6 +41,7 @@ t.test('defaults of the specification', async (t) => {
     maxPrice: null,
     buyingFormat: 'all',
     exactMatch: true,
+    statsInclude: [],
   });
   t.equal(body.items.length, 60);
   t.ok(body.items.every((item) => item.sold && item.soldDate), 'a sold search returns only sold rows');
@@ -117,6 +118,16 @@ t.test('minPrice and maxPrice: at least 0, and min not above max', async (t) => 
   const bounded = await accepted(t, 'keyword=a+sim:total=500&minPrice=20&maxPrice=50');
   t.strictSame([bounded.query.minPrice, bounded.query.maxPrice], [20, 50]);
   t.ok(bounded.items.every((item) => item.price!.value >= 20 && item.price!.value <= 50), 'prices inside the bounds');
+});
+
+t.test('statsInclude: reasons to count anyway, echoed once each in the contract order; an unknown one is a 400', async (t) => {
+  for (const value of ['bestOffer', 'lot,nonsense', 'lots']) await refused(t, `keyword=a&statsInclude=${value}`, 'statsInclude');
+  await refused(t, 'keyword=a&statsInclude=lot&statsInclude=outlier', 'statsInclude');
+  t.strictSame((await accepted(t, 'keyword=a&statsInclude=outlier,lot,%20lot,bestOfferAccepted')).query.statsInclude, ['bestOfferAccepted', 'lot', 'outlier']);
+  t.strictSame((await accepted(t, 'keyword=a&statsInclude=')).query.statsInclude, [], 'an empty list is none');
+  const category = await get('/v1/scrape/category?categoryId=9&statsInclude=forParts,looseMatch');
+  t.equal(category.status, 200);
+  t.strictSame(category.body.query.statsInclude, ['forParts', 'looseMatch']);
 });
 
 t.test('exactMatch: loose matches in or out', async (t) => {

@@ -1,16 +1,18 @@
+import { compsOfItem, compsOfListings } from '@comps/shared/comps/listing-comps';
 import { CSV_HEADER, csvRow } from '@comps/shared/contract/job-csv';
 import type { JobItem } from '@comps/shared/contract/job';
+import type { ListingRow } from '@comps/shared/contract/listing';
 import type { OperationExample } from '../http/route-definition.js';
 
 /*
- * Examples, checked against the success schemas by test/dashboard/openapi-examples.test.ts. One
+ * Examples, checked against the success schemas by test/in-process/api/openapi-examples.test.ts. One
  * made-up search (the simulator's kind of data): two sold listings of a console.
  */
 const EXAMPLE_TIME = '2026-11-21T10:04:05.123Z';
 const EXAMPLE_SOURCE = { marketSite: 'market.com', fetchedAt: EXAMPLE_TIME, upstreamMs: 812 };
 const EXAMPLE_REQUEST_ID = 'req_01KAJ5Z8Q7X3M2K9V4T6R8N1B0';
 const EXAMPLE_JOB_ID = '3f1c9a52-7b4e-4d1a-9c3e-5a8b2d6f0e17';
-const EXAMPLE_ITEM = {
+const EXAMPLE_ROW: ListingRow = {
   itemId: '256712345678',
   title: 'Nintendo Switch OLED Model 64GB White Console with Dock',
   url: 'https://www.market.com/itm/256712345678',
@@ -32,8 +34,8 @@ const EXAMPLE_ITEM = {
   location: 'United States',
   looseMatch: false,
 };
-const EXAMPLE_AUCTION_ITEM = {
-  ...EXAMPLE_ITEM,
+const EXAMPLE_AUCTION_ROW: ListingRow = {
+  ...EXAMPLE_ROW,
   itemId: '256798765432',
   title: 'Nintendo Switch OLED 64GB Neon Red/Blue, boxed',
   url: 'https://www.market.com/itm/256798765432',
@@ -50,15 +52,21 @@ const EXAMPLE_AUCTION_ITEM = {
 };
 const EXAMPLE_QUERY = {
   keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', page: 1, count: 2, sold: true, itemCondition: 'any',
-  sortOrder: 'endedRecently', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true,
-};
+  sortOrder: 'endedRecently', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true, statsInclude: [],
+} as const;
+// Each example's comps come from the module that computes them, so the reference shows what a call gives.
+const compsOf = (rows: ListingRow[], keyword: string | null) => compsOfListings(rows, { keyword, site: 'market.com', basis: 'sold', include: [] });
+const SEARCH_COMPS = compsOf([EXAMPLE_ROW, EXAMPLE_AUCTION_ROW], EXAMPLE_QUERY.keyword);
+const CATEGORY_COMPS = compsOf([EXAMPLE_ROW], null);
+const EXAMPLE_ITEM = CATEGORY_COMPS.items[0]!;
 const EXAMPLE_QUALITY = { soldDatesVerified: false, displayedOnlyPrices: 0, bestOfferAccepted: 0, looseMatchesExcluded: 3, rowsDropped: 0, rowsReadStructurally: 0 };
 export const SEARCH_EXAMPLE: OperationExample = {
   request: { query: { keyword: 'nintendo switch oled', count: 2 } },
   response: {
-    items: [EXAMPLE_ITEM, EXAMPLE_AUCTION_ITEM],
+    items: SEARCH_COMPS.items,
     pagination: { page: 1, count: 2, returned: 2, totalResults: 1843, hasNextPage: true },
     dataQuality: EXAMPLE_QUALITY,
+    stats: SEARCH_COMPS.stats,
     query: EXAMPLE_QUERY,
     source: EXAMPLE_SOURCE,
     requestId: EXAMPLE_REQUEST_ID,
@@ -67,19 +75,21 @@ export const SEARCH_EXAMPLE: OperationExample = {
 export const CATEGORY_EXAMPLE: OperationExample = {
   request: { query: { categoryId: '139971', count: 1 } },
   response: {
-    items: [EXAMPLE_ITEM],
+    items: CATEGORY_COMPS.items,
     pagination: { page: 1, count: 1, returned: 1, totalResults: 52311, hasNextPage: true },
     dataQuality: { ...EXAMPLE_QUALITY, looseMatchesExcluded: 0 },
+    stats: CATEGORY_COMPS.stats,
     query: { ...EXAMPLE_QUERY, keyword: null, categoryId: '139971', count: 1 },
     source: EXAMPLE_SOURCE,
     requestId: EXAMPLE_REQUEST_ID,
   },
 };
-const { looseMatch: _looseMatch, ...EXAMPLE_ITEM_FIELDS } = EXAMPLE_ITEM;
+const { looseMatch: _looseMatch, ...EXAMPLE_ITEM_FIELDS } = EXAMPLE_ROW;
 export const ITEM_EXAMPLE: OperationExample = {
   request: { path: { itemId: EXAMPLE_ITEM.itemId } },
   response: {
     ...EXAMPLE_ITEM_FIELDS,
+    comps: compsOfItem(EXAMPLE_ITEM_FIELDS, 'market.com'),
     marketSite: 'market.com',
     status: 'sold',
     images: [EXAMPLE_ITEM.imageUrl, 'https://i.marketimg.com/images/g/QkAAAOSw/s-l1600.jpg'],
@@ -136,35 +146,37 @@ export const HISTORY_EXAMPLE: OperationExample = {
 };
 const EXAMPLE_JOB = {
   jobId: EXAMPLE_JOB_ID, status: 'running', stopReason: null,
-  request: { keyword: 'nintendo switch oled', marketSite: 'market.com', maxPages: 10, count: 200, resultType: 'inline' },
+  request: { keyword: 'nintendo switch oled', marketSite: 'market.com', maxPages: 10, count: 200, resultType: 'inline', statsInclude: [] },
   progress: { pagesFetched: 3, pagesCharged: 3, itemsCollected: 600 },
   error: null, createdAt: EXAMPLE_TIME, startedAt: '2026-11-21T10:04:05.480Z', finishedAt: null, expiresAt: null,
   resultsUrl: `/v1/scrape/max/results/${EXAMPLE_JOB_ID}`, downloadUrl: `/v1/scrape/max/${EXAMPLE_JOB_ID}/download.csv`,
 };
+const JOB_COMPS = compsOf([EXAMPLE_ROW, EXAMPLE_AUCTION_ROW], EXAMPLE_QUERY.keyword);
 export const JOB_CREATE_EXAMPLE: OperationExample = {
   request: { body: { keyword: 'nintendo switch oled', maxPages: 10 } },
-  response: { ...EXAMPLE_JOB, status: 'queued', progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, startedAt: null, items: [], itemsPage: { offset: 0, limit: 1000, total: 0 } },
+  response: { ...EXAMPLE_JOB, status: 'queued', progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, startedAt: null, stats: compsOf([], EXAMPLE_QUERY.keyword).stats, items: [], itemsPage: { offset: 0, limit: 1000, total: 0 } },
 };
 export const JOB_LIST_EXAMPLE: OperationExample = { response: { jobs: [EXAMPLE_JOB] } };
 export const JOB_RESULTS_EXAMPLE: OperationExample = {
   request: { path: { jobId: EXAMPLE_JOB_ID }, query: { offset: 0, limit: 1 } },
-  response: { ...EXAMPLE_JOB, items: [{ ...EXAMPLE_ITEM, page: 1 }], itemsPage: { offset: 0, limit: 1, total: 600 } },
+  response: { ...EXAMPLE_JOB, stats: JOB_COMPS.stats, items: [{ ...JOB_COMPS.items[0]!, page: 1 }], itemsPage: { offset: 0, limit: 1, total: 600 } },
 };
 export const JOB_CANCEL_EXAMPLE: OperationExample = {
   request: { path: { jobId: EXAMPLE_JOB_ID } },
-  response: { ...EXAMPLE_JOB, status: 'cancelled', stopReason: 'cancelled', finishedAt: '2026-11-21T10:05:12.004Z', expiresAt: '2026-11-22T10:05:12.004Z', items: [], itemsPage: { offset: 0, limit: 1000, total: 600 } },
+  response: { ...EXAMPLE_JOB, status: 'cancelled', stopReason: 'cancelled', finishedAt: '2026-11-21T10:05:12.004Z', expiresAt: '2026-11-22T10:05:12.004Z', stats: JOB_COMPS.stats, items: [], itemsPage: { offset: 0, limit: 1000, total: 600 } },
 };
 export const JOB_CSV_EXAMPLE: OperationExample = {
   request: { path: { jobId: EXAMPLE_JOB_ID } },
   // Written by the CSV writer itself, so the reference shows exactly what a download holds.
-  response: CSV_HEADER + csvRow({ ...EXAMPLE_ITEM, page: 1 } as JobItem),
+  response: CSV_HEADER + csvRow({ ...JOB_COMPS.items[0]!, page: 1 } as JobItem),
 };
+const BULK_COMPS = compsOf([EXAMPLE_ROW], 'nintendo switch oled');
 const eventStream = (events: Array<[string, unknown]>) => events.map(([event, data], index) => `id: ${index + 1}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
 export const BULK_EXAMPLE: OperationExample = {
   request: { body: { keywords: ['nintendo switch oled', 'steam deck 512gb'], count: 1 } },
   response: eventStream([
     ['progress', { completed: 0, total: 2, succeeded: 0, failed: 0 }],
-    ['result', { index: 0, keyword: 'nintendo switch oled', requestId: EXAMPLE_REQUEST_ID, items: [EXAMPLE_ITEM], pagination: { page: 1, count: 1, returned: 1, totalResults: 1843, hasNextPage: true }, dataQuality: EXAMPLE_QUALITY }],
+    ['result', { index: 0, keyword: 'nintendo switch oled', requestId: EXAMPLE_REQUEST_ID, items: BULK_COMPS.items, pagination: { page: 1, count: 1, returned: 1, totalResults: 1843, hasNextPage: true }, dataQuality: EXAMPLE_QUALITY, stats: BULK_COMPS.stats }],
     ['progress', { completed: 1, total: 2, succeeded: 1, failed: 0 }],
     ['error', { index: 1, keyword: 'steam deck 512gb', requestId: 'req_01KAJ5Z9B1C2D3E4F5G6H7J8K9', error: 'The marketplace did not answer in time', code: 'upstream_timeout', retryAfter: 5 }],
     ['progress', { completed: 2, total: 2, succeeded: 1, failed: 1 }],

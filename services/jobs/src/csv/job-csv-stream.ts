@@ -1,22 +1,25 @@
-import type { JobItem } from '@comps/shared/contract/job';
-import type { JobsDb } from '../db/database.js';
+import type { JobsDb, JobRow } from '../db/database.js';
 import { itemsAfter } from '../jobs/job-repository.js';
+import { jobComps, jobItemOf, type JobCompsCache } from '../jobs/job-stats.js';
 import { CSV_HEADER, csvRow } from '@comps/shared/contract/job-csv';
 
 const CHUNK_ROWS = 500;
 
 /**
  * The job's CSV, header first, read from the database a chunk at a time (keyset on the order items
- * were collected): memory holds one chunk whatever the job's size. Items collected while it streams
- * are included up to where it has read.
+ * were collected): memory holds one chunk whatever the job's size, besides each item's verdict
+ * among all of the job's (computed first, from the compact column). Items collected while it
+ * streams are included up to where it has read, with their page's own comps.
  */
-export async function* jobCsvChunks(db: JobsDb, jobId: string): AsyncGenerator<string> {
+export async function* jobCsvChunks(db: JobsDb, job: JobRow, cache: JobCompsCache, now: number): AsyncGenerator<string> {
+  const { verdicts } = await jobComps(db, job, cache, now);
   yield CSV_HEADER;
   let after: { page: number; position: number } | null = null;
+  let index = 0;
   for (;;) {
-    const rows = await itemsAfter(db, jobId, after, CHUNK_ROWS);
+    const rows = await itemsAfter(db, job.id, after, CHUNK_ROWS);
     if (rows.length === 0) return;
-    yield rows.map((row) => csvRow(JSON.parse(row.item) as JobItem)).join('');
+    yield rows.map((row) => csvRow(jobItemOf(row.item, verdicts[index++], job))).join('');
     const last = rows[rows.length - 1]!;
     after = { page: last.page, position: last.position };
     if (rows.length < CHUNK_ROWS) return;

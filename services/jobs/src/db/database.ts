@@ -16,6 +16,8 @@ export interface JobsTable {
   maxPages: number;
   count: number;
   resultType: JobResultType;
+  /** The reasons its statistics count anyway, comma-separated (`statsInclude`). */
+  statsInclude: Generated<string>;
   pagesFetched: Generated<number>;
   pagesCharged: Generated<number>;
   itemsCollected: Generated<number>;
@@ -37,6 +39,8 @@ export interface JobPagesTable {
   jobId: string;
   page: number;
   requestId: string;
+  /** What the statistics read of each item the page stored, in order (stats-item-column.ts); null when it stored nothing, or before the column. */
+  statsItems: string | null;
 }
 
 export interface JobItemsTable {

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { JobRecord, JobSummary } from '@comps/shared/contract/job';
 import type { JobRow } from '../db/database.js';
+import { jobItemOf, statsIncludeOf, type JobComps } from './job-stats.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -10,7 +11,7 @@ export function jobSummaryOf(row: JobRow): JobSummary {
     jobId: row.id,
     status: row.status,
     stopReason: row.stopReason,
-    request: { keyword: row.keyword, marketSite: row.marketSite, maxPages: row.maxPages, count: row.count, resultType: row.resultType },
+    request: { keyword: row.keyword, marketSite: row.marketSite, maxPages: row.maxPages, count: row.count, resultType: row.resultType, statsInclude: statsIncludeOf(row) },
     progress: { pagesFetched: row.pagesFetched, pagesCharged: row.pagesCharged, itemsCollected: row.itemsCollected },
     error: row.errorCode ? { code: row.errorCode as ErrorCode, error: row.errorMessage ?? '' } : null,
     createdAt: row.createdAt.toISOString(),
@@ -22,11 +23,12 @@ export function jobSummaryOf(row: JobRow): JobSummary {
   };
 }
 
-/** The job with a page of its items (stored as the contract's JSON, each with its page). */
-export function jobRecordOf(row: JobRow, items: string[], page: { offset: number; limit: number }): JobRecord {
+/** The job with a page of its items and the statistics over all of them. */
+export function jobRecordOf(row: JobRow, items: string[], page: { offset: number; limit: number }, comps: JobComps): JobRecord {
   return {
     ...jobSummaryOf(row),
-    items: items.map((item) => JSON.parse(item) as JobRecord['items'][number]),
+    stats: comps.stats,
+    items: items.map((item, index) => jobItemOf(item, comps.verdicts[page.offset + index], row)),
     itemsPage: { offset: page.offset, limit: page.limit, total: row.itemsCollected },
   };
 }

@@ -53,17 +53,32 @@ export async function pageRequestId(db: JobsExecutor, jobId: string, page: numbe
 }
 
 /**
- * Stores a page's items, leaving out those the job already has (from an earlier page); returns how
- * many were new. INSERT IGNORE on the primary key (job, item) does the leaving out.
+ * Stores a page's items, leaving out those the job already has (from an earlier page, or earlier on
+ * this page), and what the statistics read of the new ones, on the page's row, in the same order;
+ * returns how many were new. Runs with the job locked (one page stored at a time).
  */
-export async function insertNewItems(db: JobsExecutor, jobId: string, page: number, items: Array<{ itemId: string; item: string }>): Promise<number> {
+export async function insertNewItems(db: JobsExecutor, jobId: string, page: number, items: Array<{ itemId: string; item: string; statsItem: string }>): Promise<number> {
   if (items.length === 0) return 0;
-  const result = await db
+  const ids = [...new Set(items.map((entry) => entry.itemId))];
+  const held = new Set((await db.selectFrom('jobItems').select('itemId').where('jobId', '=', jobId).where('itemId', 'in', ids).execute()).map((row) => row.itemId));
+  const fresh: Array<(typeof items)[number] & { position: number }> = [];
+  items.forEach((entry, position) => {
+    if (held.has(entry.itemId)) return;
+    held.add(entry.itemId);
+    fresh.push({ ...entry, position });
+  });
+  if (fresh.length === 0) return 0;
+  await db
     .insertInto('jobItems')
-    .ignore()
-    .values(items.map((entry, position) => ({ jobId, itemId: entry.itemId, page, position, item: entry.item })))
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+    .values(fresh.map((entry) => ({ jobId, itemId: entry.itemId, page, position: entry.position, item: entry.item })))
+    .execute();
+  await db
+    .updateTable('jobPages')
+    .set({ statsItems: `[${fresh.map((entry) => entry.statsItem).join(',')}]` })
+    .where('jobId', '=', jobId)
+    .where('page', '=', page)
+    .execute();
+  return fresh.length;
 }
 
 export interface PageProgress {
@@ -139,6 +154,17 @@ export async function requestCancel(db: JobsExecutor, jobId: string): Promise<vo
 export async function listItems(db: JobsExecutor, jobId: string, offset: number, limit: number): Promise<string[]> {
   const rows = await db.selectFrom('jobItems').select('item').where('jobId', '=', jobId).orderBy('page').orderBy('position').limit(limit).offset(offset).execute();
   return rows.map((row) => row.item);
+}
+
+/** What the statistics read of each page's new items (a JSON array a page, or null), in page order. */
+export async function listPageStatsItems(db: JobsExecutor, jobId: string): Promise<Array<{ page: number; statsItems: string | null }>> {
+  return db.selectFrom('jobPages').select(['page', 'statsItems']).where('jobId', '=', jobId).orderBy('page').execute();
+}
+
+/** The items stored on some pages, in the order collected (pages stored before their statistics were). */
+export async function listItemsOfPages(db: JobsExecutor, jobId: string, pages: number[]): Promise<Array<{ page: number; item: string }>> {
+  if (pages.length === 0) return [];
+  return db.selectFrom('jobItems').select(['page', 'item']).where('jobId', '=', jobId).where('page', 'in', pages).orderBy('page').orderBy('position').execute();
 }
 
 /** The items after a position (keyset): the CSV reads the whole job this way, a chunk at a time. */

@@ -12,6 +12,7 @@ import type { ActiveJobLock } from './active-job-lock.js';
 import { finishJob } from './finish-job.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
+import { jobComps, type JobCompsCache } from './job-stats.js';
 import {
   findActiveJob,
   findJob,
@@ -34,6 +35,8 @@ export interface JobServiceDeps {
   /** A cancelled job's page that still waits for admission stops waiting (this process's worker; others see it at their next lease renewal). */
   stopWaiting: (jobId: string) => void;
   now: () => Date;
+  /** Jobs' statistics, computed once per job and item count. */
+  compsCache: JobCompsCache;
 }
 
 export interface CreateJobInput {
@@ -63,17 +66,17 @@ function activeJobExists(jobId: string): AppError {
   return new AppError('active_job_exists', 'The workspace already has a queued or running job; cancel it or wait for it to end', { jobId });
 }
 
-/** The job, if the workspace owns it and it is within retention. */
-async function ownedJob(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<JobRow> {
+/** The job, if the workspace owns it and it is within retention (its CSV is read this way). */
+export async function ownedJob(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<JobRow> {
   const row = await findJob(deps.db, jobId);
   if (!row || row.workspaceId !== workspaceId || (row.expiresAt && row.expiresAt <= deps.now())) throw notFound();
   return row;
 }
 
-/** The job with the first page of its items (none for `download` jobs: they are read through the CSV). */
+/** The job with a page of its items (none for `download` jobs: they are read through the CSV), and its statistics. */
 async function recordWithItems(deps: JobServiceDeps, row: JobRow, page: { offset: number; limit: number }): Promise<JobRecord> {
   const items = row.resultType === 'download' ? [] : await listItems(deps.db, row.id, page.offset, page.limit);
-  return jobRecordOf(row, items, page);
+  return jobRecordOf(row, items, page, await jobComps(deps.db, row, deps.compsCache, deps.now().getTime()));
 }
 
 /** A repeat with the same Idempotency-Key: the same job when the body is the same, else 409. */
@@ -128,6 +131,7 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
         maxPages: input.body.maxPages,
         count: input.body.count,
         resultType: input.body.resultType,
+        statsInclude: input.body.statsInclude.join(','),
         errorCode: null,
         errorMessage: null,
         idempotencyKeyHash: keyHash,
@@ -150,7 +154,7 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
       throw new AppError('service_unavailable', 'Another job of this workspace was being created at the same time; retry', { retryAfter: 1 });
     }
     deps.wake();
-    return { created: true, job: jobRecordOf((await findJob(deps.db, jobId))!, [], FIRST_ITEMS) };
+    return { created: true, job: await recordWithItems(deps, (await findJob(deps.db, jobId))!, FIRST_ITEMS) };
   } finally {
     await release().catch(() => undefined);
   }

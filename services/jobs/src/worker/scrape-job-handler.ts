@@ -1,3 +1,4 @@
+import { statsItemOf } from '@comps/shared/comps/listing-comps';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import { jobPageQuery } from '@comps/shared/contract/job';
 import type { ListingItem } from '@comps/shared/contract/listing';
@@ -9,6 +10,8 @@ import type { Meter, MeterOutcome } from '@comps/shared/metering/meter';
 import type { JobRow, JobsDb, TaskRow } from '../db/database.js';
 import { finishJob, type JobEnd } from '../jobs/finish-job.js';
 import { ACTIVE_STATUSES, countAttempt, findJob, insertNewItems, listCancelRequested, lockJob, markStarted, pageRequestId, recordPage, uncountCharge } from '../jobs/job-repository.js';
+import { statsIncludeOf } from '../jobs/job-stats.js';
+import { encodeStatsItem } from '../jobs/stats-item-column.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from '../jobs/job-task.js';
 import { retryDelayMs, type RetryPolicy } from '../tasks/retry-policy.js';
 import { lockTaskByKey } from '../tasks/task-repository.js';
@@ -205,7 +208,7 @@ export class ScrapeJobHandler implements TaskHandler {
       const outcome = await this.deps.meter.run({
         workspace: { id: job.workspaceId, concurrency },
         requestId,
-        call: { kind: 'search', query: jobPageQuery(job, page) },
+        call: { kind: 'search', query: jobPageQuery({ ...job, statsInclude: statsIncludeOf(job) }, page) },
         signal: context.signal,
         stopWaiting,
         patience: 'patient',
@@ -263,7 +266,12 @@ export class ScrapeJobHandler implements TaskHandler {
       // holder fetches the page again under the same request id, so the ledger charges it once. A page
       // that is not the job's next one was stored already: never twice.
       if (!current || task?.leaseOwner !== owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
-      const newItems = await insertNewItems(trx, job.id, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }) })));
+      const newItems = await insertNewItems(
+        trx,
+        job.id,
+        page,
+        items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })),
+      );
       await recordPage(trx, job.id, { charged: true, newItems });
       const stop = stopRuleOf({ rows: items.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       if (stop) await finishJob(trx, job.id, stop, this.deps.now());

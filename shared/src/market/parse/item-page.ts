@@ -25,7 +25,7 @@ import {
 } from './vocabulary.js';
 
 /** The item details a page shows; the caller adds `marketSite`, `source` and `requestId`. */
-export type ParsedItemPage = Omit<ItemDetails, 'marketSite' | 'source' | 'requestId'>;
+export type ParsedItemPage = Omit<ItemDetails, 'marketSite' | 'source' | 'requestId' | 'comps'>;
 
 /** Item specifics that repeat the condition with its long description. */
 const CONDITION_LABELS = ['condition', 'item condition', 'artikelzustand', 'zustand', 'état', "état de l'objet", 'condizione', 'condizioni', 'estado', 'estado del artículo', '状態'];

@@ -106,6 +106,11 @@ export function parsePrice(text: string, site: MarketSite, { single = false }: {
   return { money: { value: Math.min(...amounts), currency }, isRange: amounts.length > 1 };
 }
 
+/** Whether a price text (cleaned, as a listing's `priceText` is) shows two amounts or more (a range: "$4.49 to $8.49"), as `parsePrice` reads it. */
+export function showsRange(priceText: string): boolean {
+  return (priceText.match(AMOUNT)?.length ?? 0) > 1;
+}
+
 /** "1.2K" → 1200, "14.7K" → 14700, "2M" → 2000000, "1,234" → 1234. */
 export function parseCompactCount(text: string): number | null {
   const match = /(\d[\d.,\s]*)\s*([KkMm])?/.exec(cleanText(text));

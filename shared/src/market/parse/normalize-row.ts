@@ -1,4 +1,4 @@
-import type { BuyingFormat, ListingItem, Seller } from '../../contract/listing.js';
+import type { BuyingFormat, ListingRow, Seller } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
 import type { Money } from '../../contract/money.js';
 import { ITEM_ID_PATTERN } from '../../contract/listing.js';
@@ -123,7 +123,7 @@ function sellerOf(row: RawRow): Seller | null {
   };
 }
 
-export type NormalizedRow = { ok: true; item: ListingItem } | { ok: false; reason: string };
+export type NormalizedRow = { ok: true; item: ListingRow } | { ok: false; reason: string };
 
 /** Turns a raw row into a contract listing item, or says why it cannot be one. */
 export function normalizeRow(row: RawRow, context: RowContext): NormalizedRow {

@@ -1,5 +1,5 @@
 import type { Document, Element } from 'domhandler';
-import type { ListingItem } from '../../contract/listing.js';
+import type { ListingRow } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
 import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow, extractSuCardRow } from './extract-rows.js';
@@ -15,7 +15,7 @@ import { LOOSE_DIVIDER_TEXTS } from './vocabulary.js';
 
 export interface ParsedSearchPage {
   /** Every row that made a valid item, in page order, loose matches flagged. */
-  items: ListingItem[];
+  items: ListingRow[];
   /** Rows that could not be made into a valid item. */
   rowsDropped: number;
   /** The marketplace's own count, when the page shows one. */
@@ -164,7 +164,7 @@ const ROW_READERS: Readonly<Record<RowLayout, (row: Element, site: MarketSite) =
 };
 
 interface RowsRead {
-  items: ListingItem[];
+  items: ListingRow[];
   rowsDropped: number;
   readStructurally: Set<string>;
   /** Rows that link to a listing and could not be read, in order. */

@@ -99,8 +99,8 @@ export async function runBulkSearch(deps: BulkSearchDeps, input: { principal: Pr
         history,
         // Charged once its event was handed to the socket: a caller that hung up before gets it free.
         deliver: ({ value }) => {
-          const { items, pagination, dataQuality } = value as ListingCollection;
-          const event: BulkResultEvent = { index, keyword, requestId, items, pagination, dataQuality };
+          const { items, pagination, dataQuality, stats } = value as ListingCollection;
+          const event: BulkResultEvent = { index, keyword, requestId, items, pagination, dataQuality, stats };
           const received = events.send('result', event);
           tally.succeeded += 1;
           done();

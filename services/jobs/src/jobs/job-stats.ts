@@ -1,0 +1,79 @@
+import type { IncludableReason, ItemComps, Stats } from '@comps/shared/contract/comps';
+import { INCLUDABLE_REASONS } from '@comps/shared/contract/comps';
+import type { JobItem } from '@comps/shared/contract/job';
+import type { ListingRow } from '@comps/shared/contract/listing';
+import { SITE_CURRENCY } from '@comps/shared/contract/market-sites';
+import { classificationOf, statsItemOf } from '@comps/shared/comps/listing-comps';
+import { computeStats, type ItemVerdict, type StatsItem } from '@comps/shared/comps/statistics';
+import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
+import type { JobRow, JobsExecutor } from '../db/database.js';
+import { listItemsOfPages, listPageStatsItems } from './job-repository.js';
+import { decodeStatsItems } from './stats-item-column.js';
+
+/** A job's comps: the statistics over every item it collected, and each item's verdict among them, in the order collected. */
+export interface JobComps {
+  stats: Stats;
+  verdicts: readonly ItemVerdict[];
+}
+
+/** Computed comps kept a short while per job and item count: a completed job's are computed once, a running job's once per page. */
+export type JobCompsCache = ExpiringMap<JobComps>;
+
+/** The reasons a job counts anyway, from its stored list (the contract's order). */
+export function statsIncludeOf(row: Pick<JobRow, 'statsInclude'>): IncludableReason[] {
+  const names = row.statsInclude.split(',');
+  return INCLUDABLE_REASONS.filter((reason) => names.includes(reason));
+}
+
+/** What a listing of the job is (for items stored before their comps were). */
+function classificationOfStored(row: JobRow, listing: ListingRow) {
+  return classificationOf(listing, { keyword: row.keyword, site: row.marketSite });
+}
+
+/**
+ * What the statistics read of every item of the job, in the order collected: each page's stored
+ * array, and for pages stored before those arrays existed, their items read and classified.
+ */
+async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]> {
+  const pages = await listPageStatsItems(db, row.id);
+  const unsummarized = await listItemsOfPages(db, row.id, pages.filter((page) => page.statsItems === null).map((page) => page.page));
+  const items: StatsItem[] = [];
+  for (const page of pages) {
+    if (page.statsItems !== null) {
+      for (const item of decodeStatsItems(page.statsItems)) items.push(item);
+      continue;
+    }
+    for (const stored of unsummarized.filter((entry) => entry.page === page.page)) {
+      const listing = JSON.parse(stored.item) as ListingRow;
+      items.push(statsItemOf(listing, classificationOfStored(row, listing)));
+    }
+  }
+  return items;
+}
+
+/**
+ * The job's statistics over every item it collected so far, each item once (they change while it
+ * runs), and each item's verdict among all of them. Reads the compact column only. `db` must be the
+ * snapshot the items are read in, so that the verdicts line up with them (the row's item count
+ * keys the cache).
+ */
+export async function jobComps(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<JobComps> {
+  const key = `${row.id}:${row.itemsCollected}:${row.statsInclude}`;
+  const cached = cache.get(key, now);
+  if (cached) return cached.value;
+  const { stats, verdicts } = computeStats(await jobStatsItems(db, row), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
+  const comps = { stats, verdicts };
+  cache.set(key, comps, now);
+  return comps;
+}
+
+/**
+ * A stored item (the contract's JSON, with its page) with its comps among all the job's items: its
+ * verdict there replaces its page's. Without one (an item collected after the statistics were read,
+ * as a CSV that streams while the job runs meets) it keeps its page's.
+ */
+export function jobItemOf(stored: string, verdict: ItemVerdict | undefined, row: JobRow): JobItem {
+  const item = JSON.parse(stored) as Partial<JobItem> & ListingRow & { page: number };
+  const own: ItemComps = item.comps ?? { ...classificationOfStored(row, item), counted: false, excludedBecause: null };
+  return { ...item, comps: verdict ? { ...own, ...verdict } : own };
+}
