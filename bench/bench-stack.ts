@@ -21,11 +21,7 @@ export interface BenchStack {
  */
 export async function startBenchStack(name: string, env: Record<string, string> = {}): Promise<BenchStack> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/comps_bench_${name}`;
-  const { serverUrl, database } = splitDatabaseUrl(databaseUrl);
-  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
-  await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
-  await server.destroy();
-  await migrateAll(databaseUrl);
+  await resetBenchDatabase(databaseUrl);
   const internalToken = 'bench-token-bench-token-bench-token-00';
   const stack = await launchStack({
     env: {
@@ -56,6 +52,21 @@ export async function startBenchStack(name: string, env: Record<string, string> 
       await stack.stop();
     },
   };
+}
+
+/** A benchmark's own database, dropped and migrated anew: every run starts from the same state. */
+export async function resetBenchDatabase(url: string): Promise<void> {
+  const { serverUrl, database } = splitDatabaseUrl(url);
+  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
+  await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
+  await server.destroy();
+  await migrateAll(url);
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export const log = (line = '') => process.stdout.write(`${line}\n`);

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { compsOfListings, statsItemOf } from '@comps/shared/comps/listing-comps';
 import type { ListingRow } from '@comps/shared/contract/listing';
-import { createDb, createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
+import { createDb } from '@comps/shared/db/create-db';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
-import { migrateAll } from '@comps/scripts/migrate-all';
 import type { JobsDatabase } from '../services/jobs/src/db/database.js';
 import { findJob, insertNewItems, pageRequestId } from '../services/jobs/src/jobs/job-repository.js';
 import { jobComps } from '../services/jobs/src/jobs/job-stats.js';
 import { encodeStatsItem } from '../services/jobs/src/jobs/stats-item-column.js';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
+import { log, median, resetBenchDatabase, runBench, verdict } from './bench-stack.js';
 
 /**
  * `npm run bench:comps`: what the comps cost. (1) The classification and statistics of a 200-item
@@ -29,16 +28,8 @@ const JOB_RUNS = Number(process.env.BENCH_JOB_RUNS ?? '20');
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/comps_bench_comps';
 const SOLD_PAGES = ['sold_us_scard_vw_beetle.html', 'sold_us_scard_sony_headphones.html', 'sold_us_scard_pokemon_card_bids.html', 'sold_us_scard_ja_ui_pink_floyd.html'];
 
-const log = (line = '') => process.stdout.write(`${line}\n`);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** CPU milliseconds of `run` (user + system), which the machine's other load does not inflate much. */
-function cpuMs(run: () => void): number {
+function cpuOf(run: () => void): number {
   const start = process.cpuUsage();
   run();
   const used = process.cpuUsage(start);
@@ -68,25 +59,17 @@ async function pageComps(rows: ListingRow[]): Promise<void> {
   const parses: number[] = [];
   // Each comps run is short next to the clock's resolution: ten at a time, divided.
   for (let i = 0; i < ITERATIONS; i += 1) {
-    comps.push(cpuMs(() => { for (let k = 0; k < 10; k += 1) compsOfListings(page, context); }) / 10);
-    if (i % 10 === 0) parses.push(cpuMs(() => parseSearchPage(html, 'market.com')));
+    comps.push(cpuOf(() => { for (let k = 0; k < 10; k += 1) compsOfListings(page, context); }) / 10);
+    if (i % 10 === 0) parses.push(cpuOf(() => parseSearchPage(html, 'market.com')));
   }
   const compsMs = median(comps);
   const parseMs = median(parses);
   log(`(1) comps of a ${page.length}-item page: ${compsMs.toFixed(3)} ms CPU (median of ${ITERATIONS}); the parse of a ${(html.length / 1e6).toFixed(2)} MB page: ${parseMs.toFixed(2)} ms CPU`);
-  log(`    comps / parse = ${(compsMs / parseMs).toFixed(3)}; goal: comps ≤ 1 ms — ${compsMs <= 1 ? 'met' : 'NOT met'}`);
-}
-
-async function resetDatabase(url: string): Promise<void> {
-  const { serverUrl, database } = splitDatabaseUrl(url);
-  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
-  await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
-  await server.destroy();
-  await migrateAll(url);
+  log(`    comps / parse = ${(compsMs / parseMs).toFixed(3)}; goal: comps ≤ 1 ms — ${verdict(compsMs <= 1)}`);
 }
 
 async function jobStatsOver(rows: ListingRow[]): Promise<void> {
-  await resetDatabase(DATABASE_URL);
+  await resetBenchDatabase(DATABASE_URL);
   const db = createDb<JobsDatabase>({ url: DATABASE_URL, connectionLimit: 4, isolation: 'read committed' });
   try {
     const jobId = randomUUID();
@@ -133,7 +116,7 @@ async function jobStatsOver(rows: ListingRow[]): Promise<void> {
     const cachedMs = median(await Promise.all(Array.from({ length: JOB_RUNS }, () => wallMs(() => jobComps(db, row, cache, 1)))));
     log(`(2) a job's stats over ${stats.listings} items (${stats.counted} counted): ${medianMs.toFixed(1)} ms a results request (median of ${JOB_RUNS}, wall, database read included); ${cachedMs.toFixed(3)} ms repeated (cached)`);
     log(`    memory: a request's heap grows ${growthMb.toFixed(1)} MB while it runs (median); after the ${JOB_RUNS} runs and a collection rss ${(before.rss / 1e6).toFixed(1)} → ${(after.rss / 1e6).toFixed(1)} MB, heap ${(before.heapUsed / 1e6).toFixed(1)} → ${(after.heapUsed / 1e6).toFixed(1)} MB`);
-    log(`    goals: ≤ 50 ms — ${medianMs <= 50 ? 'met' : 'NOT met'}; growth < 20 MB — ${growthMb < 20 ? 'met' : 'NOT met'}`);
+    log(`    goals: ≤ 50 ms — ${verdict(medianMs <= 50)}; growth < 20 MB — ${verdict(growthMb < 20)}`);
   } finally {
     await db.destroy();
   }
@@ -146,4 +129,4 @@ async function main(): Promise<void> {
   await jobStatsOver(rows);
 }
 
-await main();
+runBench(main);

@@ -8,6 +8,7 @@ import { readItemPage } from '@comps/shared/market/parse/item-page';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
+import { median } from './bench-stack.js';
 import { bareTokenize as tokenize } from './bare-tokenize.js';
 
 /**
@@ -36,11 +37,6 @@ function parseWithoutHandler(html: string): void {
   new Parser(null, { decodeEntities: true }).end(html);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 interface Measured {
   /** (a) From the decoded string: the bare tokenization, the handler-less parser, the parse. */

@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { Socket } from 'node:net';
-import { sql } from 'kysely';
-import { createDb, createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
-import { migrateAll } from '@comps/scripts/migrate-all';
+import { createDb } from '@comps/shared/db/create-db';
 import { newRequestId } from '@comps/shared/ids';
 import { createLedgerContext } from '../services/accounts/src/ledger/ledger-context.js';
 import { reserveQuota } from '../services/accounts/src/ledger/ledger-service.js';
 import { createWorkspace, setWorkspaceLimits } from '../services/accounts/src/workspaces/workspace-service.js';
-import { cpuMs, log, runBench, startBenchStack } from './bench-stack.js';
+import { cpuMs, log, resetBenchDatabase, runBench, startBenchStack } from './bench-stack.js';
 
 /**
  * `npx tsx bench/reserve-bench.ts`: what one quota reservation (a new request id) costs.
@@ -105,16 +103,8 @@ function countDatabaseWrites(port: number): { count(): number } {
   return { count: () => writes };
 }
 
-async function resetDatabase(url: string): Promise<void> {
-  const { serverUrl, database } = splitDatabaseUrl(url);
-  const server = createRawDb({ url: serverUrl, connectionLimit: 1 });
-  await sql`DROP DATABASE IF EXISTS ${sql.id(database)}`.execute(server);
-  await server.destroy();
-  await migrateAll(url);
-}
-
 async function ledgerPart(mariadb: () => number): Promise<void> {
-  await resetDatabase(DATABASE_URL);
+  await resetBenchDatabase(DATABASE_URL);
   const writes = countDatabaseWrites(Number(new URL(DATABASE_URL).port || 3306));
   // As accounts' main makes it.
   const db = createDb({ url: DATABASE_URL, connectionLimit: 20, isolation: 'read committed' });
