@@ -182,3 +182,46 @@ t.test('more than half of the linked rows unread is an error; fewer is a page wi
   const most = parseSearchPage(page([row(ids[0]!, 'Lamp'), unreadable(ids[1]!), unreadable(ids[2]!)]), 'market.com');
   t.strictSame(most.unrecognizedLayout, { rowClasses: 's-card' });
 });
+
+/** A results page of the given rows, with a heading that counts them. */
+function listPage(rows: string[]): string {
+  return `<html><body><div id="mainContent" class="srp-main-content"><h1 class="srp-controls__count-heading"><span class="BOLD">${rows.length}</span> results</h1><div class="srp-river-results"><ul class="srp-results">${rows.join('')}</ul></div></div></body></html>`;
+}
+
+const cardRow = (id: number, title: string, price: string, priceClass = 's-card__price') =>
+  `<li class="s-card" data-listingid="${id}"><a class="s-card__link" href="https://www.ebay.com/itm/${id}"><div class="s-card__title"><span>${title}</span></div></a><div class="s-card__caption"><span>Sold  Mar 7, 2026</span></div><div class="su-card-container__attributes__primary"><div class="s-card__attribute-row"><span class="${priceClass}">${price}</span></div></div></li>`;
+const tileRow = (id: number, title: string, price: string) =>
+  `<li class="x-tile"><a href="https://www.ebay.com/itm/${id}"><span>${title}</span></a><span class="x-tile__when">Sold  Mar 8, 2026</span><span class="x-tile__price">${price}</span><span>+$4.00 delivery</span></li>`;
+
+t.test('rows of an unknown layout among known ones are read by structure too, never dropped unseen', async (t) => {
+  const html = listPage([cardRow(100000000001, 'Desk lamp', '$20.00'), tileRow(100000000002, 'Floor lamp', '$35.00'), tileRow(100000000003, 'Wall lamp', '$12.50')]);
+  for (const page of [parseSearchPage(html, 'market.com'), parseSearchDocument(parseHtml(html), 'market.com')]) {
+    t.strictSame(
+      page.items.map((item) => [item.itemId, item.title, item.price?.value, item.soldDate, item.shipping?.value ?? null]),
+      [
+        ['100000000001', 'Desk lamp', 20, '2026-03-07', null],
+        ['100000000002', 'Floor lamp', 35, '2026-03-08', 4],
+        ['100000000003', 'Wall lamp', 12.5, '2026-03-08', 4],
+      ],
+    );
+    t.strictSame([page.readStructurally.size, page.rowsDropped, page.unrecognizedLayout], [2, 0, null]);
+  }
+});
+
+t.test('a known row whose link, or whose price, lost its class is read by structure', async (t) => {
+  const itemRow = (id: number, linkClass: string) =>
+    `<li class="s-item"><a class="${linkClass}" href="https://www.ebay.com/itm/${id}"><div class="s-item__title"><span>Lamp ${id}</span></div></a><div class="s-item__details"><div class="s-item__detail"><span class="s-item__price">$9.00</span></div></div></li>`;
+  const moved = parseSearchPage(listPage([itemRow(100000000001, 's-item__link'), itemRow(100000000002, 'x-item__link')]), 'market.com');
+  t.strictSame(moved.items.map((item) => [item.itemId, item.price?.value]), [['100000000001', 9], ['100000000002', 9]], 'the row whose link class moved is found by its link');
+  t.equal(moved.readStructurally.size, 1);
+
+  const priceMoved = parseSearchPage(listPage([cardRow(100000000001, 'Desk lamp', '$20.00', 'x-card__amount'), cardRow(100000000002, 'Desk lamp', '$21.00', 'x-card__amount')]), 'market.com');
+  t.strictSame(priceMoved.items.map((item) => item.price?.value), [20, 21], 'a price whose class moved is still read, never a row without a price');
+  t.equal(priceMoved.readStructurally.size, 2);
+});
+
+t.test('the su-item-card sold label is the recent signal, whatever signal stands before it', async (t) => {
+  const rows = SU_ROWS.replace('<span class="signal signal--recent">Sold  4 Jul 2026</span>', '<span class="signal signal--hot">Last one</span><span class="signal signal--recent">Sold  4 Jul 2026</span>');
+  const page = parseSearchPage(suPage(rows), 'market.com.au');
+  t.strictSame(page.items.map((item) => [item.sold, item.soldDate]), [[true, '2026-07-04'], [true, '2026-07-04'], [true, '2026-07-04']]);
+});

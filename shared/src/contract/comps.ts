@@ -61,23 +61,27 @@ export type Stats = z.infer<typeof statsSchema>;
 
 const INCLUDABLE_LIST = `a comma-separated list of ${INCLUDABLE_REASONS.join(', ')}`;
 
-/** The reasons named, each once, in the contract's order (how `query.statsInclude` echoes them). */
-function reasonsOf(names: readonly string[], context: z.RefinementCtx): IncludableReason[] {
-  const unknown = names.filter((name) => !(INCLUDABLE_REASONS as readonly string[]).includes(name));
-  if (unknown.length > 0) context.addIssue({ code: 'custom', message: `must be ${INCLUDABLE_LIST} (unknown: ${unknown.join(', ')})` });
+/** The reasons among `names`, each once, in the contract's order (how `query.statsInclude` echoes them). */
+export function includableReasonsIn(names: readonly string[]): IncludableReason[] {
   return INCLUDABLE_REASONS.filter((reason) => names.includes(reason));
 }
 
-const namesIn = (text: string) => text.split(',').map((name) => name.trim()).filter(Boolean);
+/** The reasons named (blanks around a name and empty names aside); an unknown name is an issue. */
+function reasonsOf(given: readonly string[], context: z.RefinementCtx): IncludableReason[] {
+  const names = given.map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(INCLUDABLE_REASONS as readonly string[]).includes(name));
+  if (unknown.length > 0) context.addIssue({ code: 'custom', message: `must be ${INCLUDABLE_LIST} (unknown: ${unknown.join(', ')})` });
+  return includableReasonsIn(names);
+}
 
 /** `statsInclude` as a query parameter: a comma-separated list of reasons to count anyway. */
 export const statsIncludeQuery = z
   .string({ error: 'must be given once, as a single value' })
-  .transform((text, context) => reasonsOf(namesIn(text), context))
+  .transform((text, context) => reasonsOf(text.split(','), context))
   .meta({ param: { type: 'string', example: 'bestOfferAccepted,lot' }, description: `reasons to count anyway in \`stats\`: ${INCLUDABLE_LIST}` });
 
 /** `statsInclude` in a JSON body: the same list, as an array of reasons or one comma-separated string. */
 export const statsIncludeBody = z
   .union([z.array(z.string({ error: 'must be a reason' })), z.string()], { error: `must be ${INCLUDABLE_LIST}, or an array of them` })
-  .transform((value, context) => reasonsOf(typeof value === 'string' ? namesIn(value) : value, context))
+  .transform((value, context) => reasonsOf(typeof value === 'string' ? value.split(',') : value, context))
   .meta({ description: `reasons to count anyway in \`stats\`: ${INCLUDABLE_LIST}, or an array of them` });

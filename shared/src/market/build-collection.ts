@@ -48,7 +48,7 @@ export function buildListingCollection(
       bestOfferAccepted: items.filter((item) => item.bestOfferAccepted).length,
       looseMatchesExcluded,
       rowsDropped,
-      rowsReadStructurally: items.filter((item) => page.readStructurally.has(item.itemId)).length,
+      rowsReadStructurally: rows.filter((row) => page.readStructurally.has(row)).length,
     },
     stats,
     query,

@@ -151,7 +151,13 @@ const EXAMPLE_JOB = {
   error: null, createdAt: EXAMPLE_TIME, startedAt: '2026-11-21T10:04:05.480Z', finishedAt: null, expiresAt: null,
   resultsUrl: `/v1/scrape/max/results/${EXAMPLE_JOB_ID}`, downloadUrl: `/v1/scrape/max/${EXAMPLE_JOB_ID}/download.csv`,
 };
-const JOB_COMPS = compsOf([EXAMPLE_ROW, EXAMPLE_AUCTION_ROW], EXAMPLE_QUERY.keyword);
+/** The job's 600 items: the two example listings again and again, each copy its own listing, sold for a little more or less. */
+const JOB_ROWS: ListingRow[] = Array.from({ length: 600 }, (_, index) => {
+  const row = index % 2 === 0 ? EXAMPLE_ROW : EXAMPLE_AUCTION_ROW;
+  const value = Math.round(row.price!.value * (0.85 + ((index * 37) % 31) / 100) * 100) / 100;
+  return { ...row, itemId: String(256700000000 + index), price: { value, currency: 'USD' }, priceText: `$${value.toFixed(2)}` };
+});
+const JOB_COMPS = compsOf(JOB_ROWS, EXAMPLE_QUERY.keyword);
 export const JOB_CREATE_EXAMPLE: OperationExample = {
   request: { body: { keyword: 'nintendo switch oled', maxPages: 10 } },
   response: { ...EXAMPLE_JOB, status: 'queued', progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, startedAt: null, stats: compsOf([], EXAMPLE_QUERY.keyword).stats, items: [], itemsPage: { offset: 0, limit: 1000, total: 0 } },

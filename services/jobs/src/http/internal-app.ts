@@ -16,7 +16,7 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 import { JOB_WORKSPACE_HEADER } from '@comps/shared/internal/jobs/job-csv-download';
 import { jobCsvChunks } from '../csv/job-csv-stream.js';
-import { ownedJob, type JobServiceDeps } from '../jobs/job-service.js';
+import { jobForDownload, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
@@ -38,9 +38,9 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; redis: RedisClie
   const csv = new Router();
   csv.get('/internal/jobs/:jobId/download.csv', async (ctx) => {
     const { jobId, workspaceId } = parseOrThrow(z.object({ jobId: jobIdSchema, workspaceId: z.string().min(1).max(32) }), { jobId: ctx.params.jobId, workspaceId: ctx.get(JOB_WORKSPACE_HEADER) }, 'Invalid job');
-    const job = await ownedJob(deps.jobs, workspaceId, jobId);
+    const { job, comps } = await jobForDownload(deps.jobs, workspaceId, jobId);
     ctx.type = 'text/csv; charset=utf-8';
-    ctx.body = Readable.from(jobCsvChunks(deps.jobs.db, job, deps.jobs.compsCache, deps.jobs.now().getTime()));
+    ctx.body = Readable.from(jobCsvChunks(deps.jobs.db, job, comps));
   });
 
   app.use(assignRequestId());

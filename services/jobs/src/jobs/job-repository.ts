@@ -72,12 +72,15 @@ export async function insertNewItems(db: JobsExecutor, jobId: string, page: numb
     .insertInto('jobItems')
     .values(fresh.map((entry) => ({ jobId, itemId: entry.itemId, page, position: entry.position, item: entry.item })))
     .execute();
-  await db
+  // Written once a page: a second store of a page would put the job's statistics out of step with its items.
+  const written = await db
     .updateTable('jobPages')
     .set({ statsItems: `[${fresh.map((entry) => entry.statsItem).join(',')}]` })
     .where('jobId', '=', jobId)
     .where('page', '=', page)
-    .execute();
+    .where('statsItems', 'is', null)
+    .executeTakeFirst();
+  if (written.numUpdatedRows !== 1n) throw new Error(`page ${page} of job ${jobId} was stored already, or was never asked for`);
   return fresh.length;
 }
 

@@ -12,7 +12,7 @@ import type { ActiveJobLock } from './active-job-lock.js';
 import { finishJob } from './finish-job.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
-import { jobComps, type JobCompsCache } from './job-stats.js';
+import { emptyJobComps, jobComps, type JobComps, type JobCompsCache } from './job-stats.js';
 import {
   findActiveJob,
   findJob,
@@ -66,8 +66,8 @@ function activeJobExists(jobId: string): AppError {
   return new AppError('active_job_exists', 'The workspace already has a queued or running job; cancel it or wait for it to end', { jobId });
 }
 
-/** The job, if the workspace owns it and it is within retention (its CSV is read this way). */
-export async function ownedJob(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<JobRow> {
+/** The job, if the workspace owns it and it is within retention. */
+async function ownedJob(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<JobRow> {
   const row = await findJob(deps.db, jobId);
   if (!row || row.workspaceId !== workspaceId || (row.expiresAt && row.expiresAt <= deps.now())) throw notFound();
   return row;
@@ -154,7 +154,8 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
       throw new AppError('service_unavailable', 'Another job of this workspace was being created at the same time; retry', { retryAfter: 1 });
     }
     deps.wake();
-    return { created: true, job: await recordWithItems(deps, (await findJob(deps.db, jobId))!, FIRST_ITEMS) };
+    const created = (await findJob(deps.db, jobId))!;
+    return { created: true, job: jobRecordOf(created, [], FIRST_ITEMS, emptyJobComps(created)) };
   } finally {
     await release().catch(() => undefined);
   }
@@ -174,6 +175,17 @@ function inSnapshot<T>(deps: JobServiceDeps, read: (deps: JobServiceDeps) => Pro
 /** The job with a page of its items (none for `download` jobs: they are read through the CSV). */
 export async function getJob(deps: JobServiceDeps, workspaceId: string, jobId: string, page: { offset: number; limit: number }): Promise<JobRecord> {
   return inSnapshot(deps, async (snapshot) => recordWithItems(snapshot, await ownedJob(snapshot, workspaceId, jobId), page));
+}
+
+/**
+ * A job to download, with its comps, read in one snapshot (so that the verdicts line up with the
+ * items collected by then; the CSV streams the items after it).
+ */
+export async function jobForDownload(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<{ job: JobRow; comps: JobComps }> {
+  return inSnapshot(deps, async (snapshot) => {
+    const job = await ownedJob(snapshot, workspaceId, jobId);
+    return { job, comps: await jobComps(snapshot.db, job, deps.compsCache, deps.now().getTime()) };
+  });
 }
 
 export async function listJobs(deps: JobServiceDeps, workspaceId: string): Promise<JobList> {

@@ -1,5 +1,5 @@
 import type { IncludableReason, ItemComps, Stats } from '@comps/shared/contract/comps';
-import { INCLUDABLE_REASONS } from '@comps/shared/contract/comps';
+import { includableReasonsIn } from '@comps/shared/contract/comps';
 import type { JobItem } from '@comps/shared/contract/job';
 import type { ListingRow } from '@comps/shared/contract/listing';
 import { SITE_CURRENCY } from '@comps/shared/contract/market-sites';
@@ -21,8 +21,7 @@ export type JobCompsCache = ExpiringMap<JobComps>;
 
 /** The reasons a job counts anyway, from its stored list (the contract's order). */
 export function statsIncludeOf(row: Pick<JobRow, 'statsInclude'>): IncludableReason[] {
-  const names = row.statsInclude.split(',');
-  return INCLUDABLE_REASONS.filter((reason) => names.includes(reason));
+  return includableReasonsIn(row.statsInclude.split(','));
 }
 
 /** What a listing of the job is (for items stored before their comps were). */
@@ -36,34 +35,44 @@ function classificationOfStored(row: JobRow, listing: ListingRow) {
  */
 async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]> {
   const pages = await listPageStatsItems(db, row.id);
-  const unsummarized = await listItemsOfPages(db, row.id, pages.filter((page) => page.statsItems === null).map((page) => page.page));
+  const unsummarized = new Map<number, string[]>();
+  for (const stored of await listItemsOfPages(db, row.id, pages.filter((page) => page.statsItems === null).map((page) => page.page))) {
+    const items = unsummarized.get(stored.page);
+    if (items) items.push(stored.item);
+    else unsummarized.set(stored.page, [stored.item]);
+  }
   const items: StatsItem[] = [];
   for (const page of pages) {
     if (page.statsItems !== null) {
       for (const item of decodeStatsItems(page.statsItems)) items.push(item);
       continue;
     }
-    for (const stored of unsummarized.filter((entry) => entry.page === page.page)) {
-      const listing = JSON.parse(stored.item) as ListingRow;
+    for (const stored of unsummarized.get(page.page) ?? []) {
+      const listing = JSON.parse(stored) as ListingRow;
       items.push(statsItemOf(listing, classificationOfStored(row, listing)));
     }
   }
   return items;
 }
 
+/** The comps of a job that collected nothing yet. */
+export function emptyJobComps(row: JobRow): JobComps {
+  return computeStats([], { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set() });
+}
+
 /**
  * The job's statistics over every item it collected so far, each item once (they change while it
- * runs), and each item's verdict among all of them. Reads the compact column only. `db` must be the
- * snapshot the items are read in, so that the verdicts line up with them (the row's item count
- * keys the cache).
+ * runs), and each item's verdict among all of them: each page's compact array (pages stored before
+ * those existed: their items). `db` must be the snapshot that `row` and the items are read in, so
+ * that the verdicts line up with them; what is cached is keyed by the row's item count, and only
+ * when the two agree.
  */
 export async function jobComps(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<JobComps> {
   const key = `${row.id}:${row.itemsCollected}:${row.statsInclude}`;
   const cached = cache.get(key, now);
   if (cached) return cached.value;
-  const { stats, verdicts } = computeStats(await jobStatsItems(db, row), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
-  const comps = { stats, verdicts };
-  cache.set(key, comps, now);
+  const comps = computeStats(await jobStatsItems(db, row), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
+  if (comps.verdicts.length === row.itemsCollected) cache.set(key, comps, now);
   return comps;
 }
 

@@ -3,7 +3,7 @@ import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, wal
 import type { RawRow } from './raw-row.js';
 
 /** The image a row shows; lazy images keep the real address in a data attribute. */
-function imageOf(image: Element | undefined): string | null {
+export function imageOf(image: Element | undefined): string | null {
   if (!image) return null;
   const candidates = [image.attribs['data-defer-load'], image.attribs['data-src'], image.attribs.src];
   const real = candidates.find((url) => url && /^https?:\/\//.test(url) && !/ebaystatic\.com\/(rs|cr|aw)\//.test(url));
@@ -87,6 +87,7 @@ export function extractCardRow(card: Element): RawRow {
 export function extractSuCardRow(card: Element): RawRow {
   let title: Element | undefined;
   let caption: Element | undefined;
+  let soldLabel: Element | undefined;
   let image: Element | undefined;
   let href: string | undefined;
   let priceContainer: Element | undefined;
@@ -100,6 +101,8 @@ export function extractSuCardRow(card: Element): RawRow {
     if (!classes || !(classes.includes('su-') || classes.includes('signal') || classes.includes('s-card__caption'))) return true;
     for (const name of classList(element)) {
       if (name === 'su-item-card__title') title ??= element;
+      // The sold label is the "recent" signal; other signals ("Last one") may stand before it.
+      else if (name === 'signal--recent') soldLabel ??= element;
       else if (name === 'signal' || name === 's-card__caption') caption ??= element;
       else if (name === 'su-item-card__subtitle') subtitles.push(element);
       else if (name === 'su-item-card__price-container') priceContainer ??= element;
@@ -116,13 +119,14 @@ export function extractSuCardRow(card: Element): RawRow {
   const rows = primary
     ? primary.children.filter((child): child is Element => child.type === 'tag').map((row) => textOf(row)).filter(Boolean)
     : [];
+  const label = soldLabel ?? caption;
   const sellerText = secondary ? findAll(secondary, (element) => element.name === 'span' && rawText(element).includes('%')).map((span) => textOf(span)).at(-1) : undefined;
   return {
     listingId: card.attribs['data-listingid'] ?? null,
     href: href ?? null,
     title: title ? textOf(title, TITLE_NOISE) : '',
     imageUrl: imageOf(image),
-    caption: caption ? rawText(caption).trim() : null,
+    caption: label ? rawText(label).trim() : null,
     subtitles: subtitles.map((subtitle) => textOf(subtitle)),
     priceParts,
     rows,

@@ -25,10 +25,13 @@ export interface RowContext {
   looseMatch: boolean;
 }
 
+/** `/itm/{id}` or `/itm/{slug}/{id}`: a link to a listing, and its id. */
+export const ITEM_LINK = /\/itm\/(?:[^/?#]+\/)?(\d{9,15})(?:[/?#]|$)/;
+
 /** The listing id of a row: its own attribute, else the `/itm/…/{id}` of its link. */
 export function itemIdOf(row: RawRow): string | null {
   if (row.listingId && ITEM_ID_PATTERN.test(row.listingId)) return row.listingId;
-  const fromUrl = row.href ? /\/itm\/(?:[^/?#]+\/)?(\d{9,15})(?:[/?#]|$)/.exec(row.href)?.[1] : undefined;
+  const fromUrl = row.href ? ITEM_LINK.exec(row.href)?.[1] : undefined;
   return fromUrl ?? null;
 }
 

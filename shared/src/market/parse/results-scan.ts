@@ -3,6 +3,7 @@ import type { PageLandmarks, TagLocation } from './landmarks.js';
 import type { PageText } from './page-text.js';
 import { adoptChildren, parseElementAt, parseElementsAt, readStartTagAt, type KeptAttributes } from './skimmed-tree.js';
 import { isHtmlWhitespace } from './markup-scan.js';
+import { ITEM_LINK } from './normalize-row.js';
 
 /**
  * The results of a page read row by row, each row by the parts the row readers look at
@@ -17,6 +18,12 @@ import { isHtmlWhitespace } from './markup-scan.js';
  */
 
 export type ScannedEntry = { kind: 'row'; element: Element; layout: 'card' | 'item' } | { kind: 'answer'; element: Element };
+
+export interface ScannedResults {
+  entries: ScannedEntry[];
+  /** Links to listings in the list that no row or answer holds: rows of a layout the scan does not know. */
+  strayLinks: number;
+}
 
 /** The parts of each layout a row reader looks at; each is parsed whole, as it stands in the page. */
 const CARD_PARTS = new Set(['s-card__title', 's-card__caption', 's-card__image', 's-card__subtitle', 'su-card-container__attributes__primary', 'su-card-container__attributes__secondary']);
@@ -127,7 +134,7 @@ function readRow(page: PageText, keep: KeptAttributes, tag: StartTag, rowEnd: nu
 }
 
 /** The rows and answers of the results list in `container`, in document order; null when they do not add up. */
-export function scanResults(page: PageText, landmarks: PageLandmarks, keep: KeptAttributes, container: TagLocation): ScannedEntry[] | null {
+export function scanResults(page: PageText, landmarks: PageLandmarks, keep: KeptAttributes, container: TagLocation): ScannedResults | null {
   const { html } = page;
   let list: TagLocation | null = landmarks.findTagByClass('srp-results', container.start);
   while (list && list.name !== 'ul') list = landmarks.findTagByClass('srp-results', list.start + 1);
@@ -139,6 +146,8 @@ export function scanResults(page: PageText, landmarks: PageLandmarks, keep: Kept
   const hits = findHits(html, landmarks, container.start, listEnd);
 
   const entries: ScannedEntry[] = [];
+  /** Where each row and answer stands, [start, end), in order. */
+  const spans: Array<[number, number]> = [];
   let covered = -1;
   for (const start of [...new Set(hits.entries)].sort((a, b) => a - b)) {
     // Rows and answers inside an answer, or inside a row, are not results.
@@ -158,6 +167,7 @@ export function scanResults(page: PageText, landmarks: PageLandmarks, keep: Kept
       const element = read ? parseElementAt(page, keep, start) : { element: new Element(tag.name, tag.attribs), end };
       if (!element.element || element.end !== end) return null;
       entries.push({ kind: 'answer', element: element.element });
+      spans.push([start, end]);
       covered = end;
       continue;
     }
@@ -165,12 +175,27 @@ export function scanResults(page: PageText, landmarks: PageLandmarks, keep: Kept
     const rowEnd = countTags(page, landmarks, 'li', start);
     if (rowEnd === null || rowEnd > listEnd) return null;
     const layout = classes.includes('s-card') ? 'card' : 'item';
-    // The card reader also takes the first link to the item, wherever it is in the card.
-    const parts = layout === 'card' ? [...within(hits.cardParts, tag.end, rowEnd), ...within(hits.links, tag.end, rowEnd)] : within(hits.itemParts, tag.end, rowEnd);
+    // The card reader also takes the first link to the item, wherever it is in the card; a row of
+    // either whose reader finds no id is told from one without a link by its links.
+    const parts = [...within(layout === 'card' ? hits.cardParts : hits.itemParts, tag.end, rowEnd), ...within(hits.links, tag.end, rowEnd)];
     const element = readRow(page, keep, tag, rowEnd, parts);
     if (!element) return null;
     entries.push({ kind: 'row', element, layout });
+    spans.push([start, rowEnd]);
     covered = rowEnd;
   }
-  return entries;
+  return { entries, strayLinks: strayLinkCount(page, keep, within(hits.links, list.start, listEnd), spans) };
+}
+
+/** The links to listings (`/itm/{9 to 15 digits}`) among `links` that none of `spans` (in order) holds. */
+function strayLinkCount(page: PageText, keep: KeptAttributes, links: number[], spans: Array<[number, number]>): number {
+  let count = 0;
+  let span = 0;
+  for (const link of links) {
+    while (span < spans.length && spans[span]![1] <= link) span += 1;
+    if (span < spans.length && spans[span]![0] <= link) continue;
+    const href = readStartTagAt(page, keep, link)?.attribs.href;
+    if (href !== undefined && ITEM_LINK.test(href)) count += 1;
+  }
+  return count;
 }

@@ -1,10 +1,10 @@
 import type { Document, Element } from 'domhandler';
 import type { ListingRow } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
-import { classList, findAll, findFirst, hasClass, isInside, rawText, textOf, walk } from './dom.js';
+import { classList, findAll, findFirst, hasAncestor, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow, extractSuCardRow } from './extract-rows.js';
 import { PageLandmarks } from './landmarks.js';
-import { normalizeRow } from './normalize-row.js';
+import { normalizeRow, type NormalizedRow } from './normalize-row.js';
 import { PageText, type PageSource } from './page-text.js';
 import type { RawRow } from './raw-row.js';
 import { ROW_PARTS, scanResults, type ScannedEntry } from './results-scan.js';
@@ -21,8 +21,8 @@ export interface ParsedSearchPage {
   /** The marketplace's own count, when the page shows one. */
   totalResults: number | null;
   hasNextPage: boolean;
-  /** The ids of the items read by their rows' structure alone, their layout unknown (`dataQuality.rowsReadStructurally`). */
-  readStructurally: ReadonlySet<string>;
+  /** The items read by their rows' structure alone, their layout unknown (`dataQuality.rowsReadStructurally`). */
+  readStructurally: ReadonlySet<ListingRow>;
   /**
    * Set when the page says it has results and no row could be read, or more than half of the rows
    * that link to a listing could not: the marketplace changed its layout. `rowClasses` names the
@@ -76,8 +76,8 @@ function isResultsList(element: Element, classes: string[]): boolean {
  * (carousels of suggestions), the hidden "Shop on eBay" placeholders (`.s-clipped`) and any row
  * outside the results list (`ul.srp-results`: related items, the hidden `.clipped` rows of older
  * pages) are not results. A page without the container is read whole.
- * With `structural`, a results list that holds no row of a known layout has its rows found by
- * their links to listings (`structuralRowsIn`); never outside the list.
+ * With `structural`, links to listings in the results list that no known row holds make rows of
+ * their own, found by structure (`structuralRowsIn`); never outside the list.
  */
 function pageParts(root: Document | Element, { structural = false } = {}): PageParts {
   const parts: PageParts = { sequence: [], heading: undefined, hasNextPage: false, isResultsPage: false };
@@ -124,20 +124,28 @@ function pageParts(root: Document | Element, { structural = false } = {}): PageP
     const rowScope = list ?? scope;
     parts.rowScope = rowScope;
     parts.sequence = parts.sequence.filter((entry) => (entry.kind === 'divider' ? entry.element === scope || isInside(entry.element, scope) : isInside(entry.element, rowScope)));
-    if (structural && !parts.sequence.some((entry) => entry.kind === 'row')) parts.sequence = withStructuralRows(scope, rowScope, parts.sequence);
+    if (structural) parts.sequence = withStructuralRows(scope, rowScope, parts.sequence);
   }
   return parts;
 }
 
-/** The dividers of `sequence` and the rows found by structure in `rowScope`, in document order. */
+/** The links to listings in the list that no known row of `sequence` holds: rows of a layout no reader knows. */
+function strayLinksIn(rowScope: Element, sequence: PageParts['sequence']): Element[] {
+  const known = new Set(sequence.filter((entry) => entry.kind === 'row').map((entry) => entry.element));
+  return itemLinksIn(rowScope).filter((link) => !known.has(link) && !hasAncestor(link, (ancestor) => known.has(ancestor)));
+}
+
+/** `sequence` with a row, found by structure, for each stray link in `rowScope`; all in document order. */
 function withStructuralRows(scope: Element, rowScope: Element, sequence: PageParts['sequence']): PageParts['sequence'] {
-  const rows = new Set(structuralRowsIn(rowScope));
-  if (rows.size === 0) return sequence;
-  const dividers = new Set(sequence.map((entry) => entry.element));
+  const stray = strayLinksIn(rowScope, sequence);
+  if (stray.length === 0) return sequence;
+  const rows = new Set(structuralRowsIn(rowScope, stray));
+  const entries = new Map(sequence.map((entry) => [entry.element, entry]));
   const ordered: PageParts['sequence'] = [];
   walk(scope, (element) => {
-    if (rows.has(element)) ordered.push({ kind: 'row', element, layout: 'structural' });
-    else if (dividers.has(element)) ordered.push({ kind: 'divider', element });
+    const entry = entries.get(element);
+    if (entry) ordered.push(entry);
+    else if (rows.has(element)) ordered.push({ kind: 'row', element, layout: 'structural' });
     else return true;
     return false;
   });
@@ -166,17 +174,28 @@ const ROW_READERS: Readonly<Record<RowLayout, (row: Element, site: MarketSite) =
 interface RowsRead {
   items: ListingRow[];
   rowsDropped: number;
-  readStructurally: Set<string>;
+  readStructurally: Set<ListingRow>;
   /** Rows that link to a listing and could not be read, in order. */
   unread: Element[];
+  /** Rows read without a price shown at all (a price whose class moved): a whole tree reads them again. */
+  priceless: number;
+}
+
+/**
+ * Whether a known row's reading missed what its layout always shows: no listing, or no price at
+ * all (a row showing "See price" has its text). Such a row's field classes moved.
+ */
+function missedByReader(normalized: NormalizedRow, row: Element): boolean {
+  if (normalized.ok) return normalized.item.priceText === null;
+  return normalized.reason !== 'no item id' || itemLinksIn(row).length > 0;
 }
 
 /**
  * Every row of the sequence, read by its layout's reader. With `structural` (a whole tree), a
- * row its reader cannot read is read again by its structure.
+ * known row its reader misses is read again by its structure, which is kept when it reads better.
  */
 function readRows(parts: PageParts, site: MarketSite, { structural = false } = {}): RowsRead {
-  const read: RowsRead = { items: [], rowsDropped: 0, readStructurally: new Set(), unread: [] };
+  const read: RowsRead = { items: [], rowsDropped: 0, readStructurally: new Set(), unread: [], priceless: 0 };
   let looseMatch = false;
   for (const entry of parts.sequence) {
     if (entry.kind === 'divider') {
@@ -185,14 +204,19 @@ function readRows(parts: PageParts, site: MarketSite, { structural = false } = {
     }
     let normalized = normalizeRow(ROW_READERS[entry.layout](entry.element, site), { site, looseMatch });
     let byStructure = entry.layout === 'structural';
-    if (!normalized.ok && normalized.reason !== 'no item id' && structural && !byStructure) {
-      normalized = normalizeRow(extractStructuralRow(entry.element, site), { site, looseMatch });
-      byStructure = true;
+    const missed = !byStructure && missedByReader(normalized, entry.element);
+    if (missed && structural) {
+      const again = normalizeRow(extractStructuralRow(entry.element, site), { site, looseMatch });
+      if (again.ok && (!normalized.ok || again.item.priceText !== null)) {
+        normalized = again;
+        byStructure = true;
+      }
     }
     if (normalized.ok) {
       read.items.push(normalized.item);
-      if (byStructure) read.readStructurally.add(normalized.item.itemId);
-    } else if (normalized.reason !== 'no item id') {
+      if (byStructure) read.readStructurally.add(normalized.item);
+      if (missed && !structural) read.priceless += 1;
+    } else if (normalized.reason !== 'no item id' || missed) {
       read.rowsDropped += 1;
       read.unread.push(entry.element);
     }
@@ -202,8 +226,8 @@ function readRows(parts: PageParts, site: MarketSite, { structural = false } = {
 
 /**
  * Whether the page's layout went unrecognized: it says it has results (a count above 0, or links
- * to listings in the results list, else in the main column) and no row was read, or more than
- * half of the rows that link to a listing were not.
+ * to listings in the results list, else, on a page without one, in the main column) and no row
+ * was read, or more than half of the rows that link to a listing were not.
  */
 function unrecognizedLayoutOf(read: RowsRead, parts: PageParts, totalResults: number | null): ParsedSearchPage['unrecognizedLayout'] {
   const evidenceScope = parts.rowScope ?? parts.main;
@@ -222,8 +246,7 @@ type RowsReading = Pick<ParsedSearchPage, 'items' | 'rowsDropped' | 'readStructu
 /** The rows of a whole tree's parts (`structural`), judged. */
 function readWholeParts(parts: PageParts, site: MarketSite, totalResults: number | null): RowsReading {
   const read = readRows(parts, site, { structural: true });
-  const { unread, ...reading } = read;
-  return { ...reading, unrecognizedLayout: unrecognizedLayoutOf(read, parts, totalResults) };
+  return { items: read.items, rowsDropped: read.rowsDropped, readStructurally: read.readStructurally, unrecognizedLayout: unrecognizedLayoutOf(read, parts, totalResults) };
 }
 
 /** Reads a search-results page of any layout from its whole tree, rows of an unknown one by their structure. */
@@ -300,7 +323,9 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
     return parseSearchDocument(parseSkimmed(page, SEARCH_ATTRIBUTES), site);
   }
   const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container);
-  const parts = scanned ? partsOf(scanned) : pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true, selection: RESULTS_SELECTION }));
+  const parts = scanned ? partsOf(scanned.entries) : pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true, selection: RESULTS_SELECTION }));
+  // Links to listings that no known row holds: rows of a layout no reader knows stand among them.
+  const strayLinks = scanned ? scanned.strayLinks : parts.rowScope ? strayLinksIn(parts.rowScope, parts.sequence).length : 0;
   const headingTag = landmarks.findTagByClass('srp-controls__count-heading');
   const heading = headingTag ? elementAt(page, headingTag.start) : undefined;
   // The next-page link anywhere on the page; it is usually in the pagination answer already read.
@@ -311,12 +336,13 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
       return link !== undefined && isNextPageLink(link);
     });
   const totalResults = totalResultsOf(heading);
-  const { unread, ...read } = readRows(parts, site);
-  // Rows this reading could not read, or none at all: the container is read again whole, rows of an
-  // unknown layout by their structure, before the page is judged (rare: each costs a full parse).
+  const read = readRows(parts, site);
+  // Rows a reader missed, stray links, or no row at all (an empty page too): the container is read
+  // again whole, rows of an unknown layout by their structure, before the page is judged. A page
+  // of known rows read whole, nearly every one, is not parsed twice.
   const reading =
-    unread.length > 0 || read.items.length === 0
+    read.unread.length > 0 || read.priceless > 0 || strayLinks > 0 || read.items.length === 0
       ? readWholeParts(pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true }), { structural: true }), site, totalResults)
-      : { ...read, unrecognizedLayout: null };
+      : { items: read.items, rowsDropped: read.rowsDropped, readStructurally: read.readStructurally, unrecognizedLayout: null };
   return { ...reading, totalResults, hasNextPage, isResultsPage: true };
 }

@@ -1,21 +1,20 @@
 import type { AnyNode, Element } from 'domhandler';
 import { hasClass, isInside, walk } from './dom.js';
-import type { RawRow } from './raw-row.js';
+import { imageOf } from './extract-rows.js';
 import { parsePrice } from './money.js';
+import { ITEM_LINK } from './normalize-row.js';
+import type { RawRow } from './raw-row.js';
 import { parseSoldCaption } from './sold-date.js';
 import { cleanText } from './text.js';
 import type { MarketSite } from '../../contract/market-sites.js';
 
 /**
  * Rows of a layout no reader knows, found by what every layout has: a link to the listing. Used
- * when a results list holds no known row, or a known row its reader cannot read (the field classes
- * were renamed). Only structure and text are trusted: the row is the largest element around an
- * item link that holds no other listing's link; the title is the link's text or the image's alt,
- * the price the first money-shaped text, the sold label the first date-shaped one.
+ * for links in a results list that no known row holds, and for known rows their reader cannot read
+ * (the field classes were renamed). Only structure and text are trusted: the row is the largest
+ * element around an item link that holds no other listing's link; the title is the link's text or
+ * the image's alt, the price the first money-shaped text, the sold label the first "Sold …" one.
  */
-
-/** `/itm/{id}` or `/itm/{slug}/{id}`: a listing's link, and its id. */
-const ITEM_LINK = /\/itm\/(?:[^/?#]+\/)?(\d{9,15})(?:[/?#]|$)/;
 
 /** The listing id an element's link points to, if it is a link to a listing. */
 export function linkedItemId(element: Element): string | null {
@@ -41,14 +40,14 @@ export function itemLinksIn(scope: AnyNode): Element[] {
 }
 
 /**
- * The row of each listing linked inside `scope`, in document order: going up from the link, the
- * last element below `scope` that holds no link to another listing.
+ * The row of each of `links` (by default every listing linked inside `scope`), in document order:
+ * going up from the link, the last element below `scope` that holds no link to another listing
+ * (every link in `scope` counts for that).
  */
-export function structuralRowsIn(scope: AnyNode): Element[] {
-  const links = itemLinksIn(scope);
+export function structuralRowsIn(scope: AnyNode, links: readonly Element[] = itemLinksIn(scope)): Element[] {
   // Each element above a link, with the one id it holds, or null once it holds two.
   const idsHeld = new Map<AnyNode, string | null>();
-  for (const link of links) {
+  for (const link of itemLinksIn(scope)) {
     const id = linkedItemId(link)!;
     for (let node: AnyNode | null = link; node && node !== scope; node = node.parent) {
       const held = idsHeld.get(node);
@@ -102,11 +101,11 @@ function titleOf(row: Element): { title: string; link: Element | null } {
 /** A row of an unknown layout, read from its structure and its texts alone. */
 export function extractStructuralRow(row: Element, site: MarketSite): RawRow {
   let href = null as string | null;
-  let image = null as string | null;
+  let image = undefined as Element | undefined;
   walk(row, (element) => {
     if (href === null && linkedItemId(element) !== null) href = element.attribs.href!;
-    if (image === null && element.name === 'img') image = element.attribs['data-defer-load'] ?? element.attribs.src ?? null;
-    return href === null || image === null;
+    if (image === undefined && element.name === 'img') image = element;
+    return href === null || image === undefined;
   });
   const { title, link } = titleOf(row);
   const runs = textRuns(row).filter((run) => link === null || (run.element !== link && !isInside(run.element, link)));
@@ -117,7 +116,7 @@ export function extractStructuralRow(row: Element, site: MarketSite): RawRow {
     listingId: row.attribs['data-listingid'] ?? null,
     href,
     title,
-    imageUrl: image !== null && /^https?:\/\//.test(image) ? image : null,
+    imageUrl: imageOf(image),
     caption: caption?.raw ?? null,
     subtitles: [],
     priceParts: price ? [{ text: price.text, classes: price.element.attribs.class ?? '' }] : [],
