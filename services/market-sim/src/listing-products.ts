@@ -7,8 +7,8 @@ import type { TitleLanguage } from './title-words.js';
  *
  * An id cannot carry the product: 12 digits name no keyword, and the id's six random digits are
  * all needed to keep a long job's 20,000 listings distinct. So a search remembers the product
- * name of each id it lists (the most recent `capacity` ids, least recently used out: about 100
- * bytes each), and an item page looks its id up. An id this simulator did not list (before any
+ * name of each id it lists (the most recent `capacity` ids, least recently used out: about 70
+ * bytes each, the names shared), and an item page looks its id up. An id this simulator did not list (before any
  * search, after a restart, or long forgotten) is tried against the catalogue product its random
  * digits choose, which is how category pages list theirs; an id of a keyword's product that is not
  * remembered is "not found", as a listing the marketplace no longer has, never a made-up page.
@@ -39,5 +39,5 @@ export class ListingProducts {
   }
 }
 
-/** Ids remembered by default: a hundred 240-row pages of a job's, and the pages of many searches besides. */
+/** Ids remembered by default (about 14 MB): a hundred 240-row pages of a job's, and the pages of many searches besides. */
 export const REMEMBERED_LISTINGS = 200_000;

@@ -91,7 +91,7 @@ export function drawTraits(random: () => number, product: Product, scope: TraitS
 
 const roundToCents = (value: number) => Math.round(value * 100) / 100;
 
-/** Prices as sellers set them: auctions end anywhere; fixed prices above 10 mostly end in .99 or .00. */
+/** Prices as sellers set them: auctions end anywhere; fixed prices of 10 or more end in .99 or .00. */
 function sellersPrice(value: number, format: ListingFormat, random: () => number): number {
   const roll = random();
   if (format === 'auction' || value < 10) return Math.max(0.99, roundToCents(value));

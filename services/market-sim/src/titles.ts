@@ -5,12 +5,12 @@ import { CARD_WORDS, TITLE_MAX_LENGTH, TITLE_SEPARATORS, TITLE_WORDS, type Title
 
 /**
  * Titles as sellers write them: the product's words (now and then in another order, or with a
- * model number among them), model numbers, colours, card numbers, what sellers say of the unit ("Tested",
- * "OVP", "Rare"), the condition sometimes, in the site's language; an accessory names the product
- * it is for ("Case for …", "Hülle für …"), a lot its size when it states one ("Lot of 3 …", "3x …",
- * "Konvolut …"), a broken unit often says so ("for parts or not working", "defekt"). Every title
- * holds every word of the product's name. Drawn from the listing's id alone, so a row and its item
- * page agree.
+ * model number among them), model numbers, colours, card numbers, what sellers say of the unit
+ * ("Tested", "OVP", "Rare"), the condition sometimes, in the site's language; an accessory names
+ * the product it is for ("Case for …", "Hülle für …"), a lot its size when it states one ("Lot of
+ * 3 …", "3x …", "Konvolut …"), a broken unit often says so ("for parts or not working", "defekt").
+ * Every title holds every word of the product's name. Drawn from the listing's id (given its
+ * product and the site's language), so a row and its item page agree.
  */
 
 /** How often the condition is written in the title too, per condition. */
