@@ -1,42 +1,58 @@
+import { natureOf, type ConditionGroup, type ListingKind, type ListingNature } from './pollution.js';
+import { catalogueProductOf, LAST_SOLD_DAY, SOLD_DAYS, type Product } from './products.js';
 import { between, hashString, pick, randomFrom } from './random.js';
+import type { TitleLanguage } from './title-words.js';
+import { composeTitle } from './titles.js';
 
 /**
- * A simulated listing. Everything about it follows from its 12-digit id, so the item page of an
- * id agrees with the search row that listed it, and any id the simulator did not make (its last
- * two digits are a checksum) is "not found".
+ * A simulated listing: a listing of a product (see products.ts). What it is (its kind, condition,
+ * state and format) is written into its 12-digit id; everything else follows from the id and the
+ * product, so the item page of an id agrees with the search row that listed it.
  *
- *   digit 0      1–3, cosmetic
+ *   digit 0      kind: 1 single, 2 lot, 3 accessory
  *   digit 1      state: 0 active, 1 sold, 2 ended unsold
- *   digit 2      condition: 0 new, 1 used
+ *   digit 2      condition: 0 new, 1 used, 2 refurbished, 3 for parts
  *   digit 3      format: 0 Buy It Now, 1 Buy It Now or Best Offer, 2 auction, 3 best offer accepted
  *   digits 4–9   random
- *   digits 10–11 checksum (mod 97)
+ *   digits 10–11 checksum (mod 97) of digits 0–9 and the product's key
+ *
+ * The product is not in the id: 12 digits cannot name any keyword, and the six random digits are
+ * what keeps the 20,000 listings of a long job distinct. The checksum binds the id to its product,
+ * so an id is valid for the product that listed it (and for another only by a 1-in-97 chance):
+ * ids the simulator never made, or made for another product, are "not found". Which product an id
+ * belongs to is remembered when a search lists it (listing-products.ts).
  */
 export type ListingState = 'active' | 'sold' | 'ended';
 export type ListingFormat = 'buyItNow' | 'bestOffer' | 'auction' | 'bestOfferAccepted';
-export type ListingCondition = 'new' | 'used';
 
-const STATES: ListingState[] = ['active', 'sold', 'ended'];
-const CONDITIONS: ListingCondition[] = ['new', 'used'];
-const FORMATS: ListingFormat[] = ['buyItNow', 'bestOffer', 'auction', 'bestOfferAccepted'];
+const KINDS: readonly ListingKind[] = ['single', 'lot', 'accessory'];
+const STATES: readonly ListingState[] = ['active', 'sold', 'ended'];
+const CONDITIONS: readonly ConditionGroup[] = ['new', 'used', 'refurbished', 'forParts'];
+const FORMATS: readonly ListingFormat[] = ['buyItNow', 'bestOffer', 'auction', 'bestOfferAccepted'];
 
-/** Sold dates count back from this day, so a page never changes with the calendar. */
-const SIM_EPOCH = Date.UTC(2026, 10, 15);
-
-const BRANDS = ['Sony', 'Nintendo', 'LEGO', 'Canon', 'Apple', 'Bose', 'Pokémon', 'Levi’s', 'Seiko', 'Makita', 'Dyson', 'Fender', 'Champion', 'Volkswagen', 'Pyrex'];
-const THINGS = ['Headphones', 'Console', 'Set', 'Camera Lens', 'Watch', 'Cordless Drill', 'Vacuum', 'Guitar', 'Sweatshirt', 'Door Panel', 'Card Lot', 'Bowl', 'Jacket', 'Vinyl LP', 'Figure'];
-const TRAITS = ['Vintage', 'Sealed', 'Complete', 'Tested', 'Rare', 'Original', 'Boxed', 'Mint', 'Refurbished', 'Limited Edition', 'Genuine OEM', 'Bundle'];
 const SELLER_WORDS = ['retro', 'vault', 'corner', 'finds', 'outlet', 'trader', 'attic', 'depot', 'market', 'collect'];
 const SPECIFIC_NAMES = ['Brand', 'Model', 'Colour', 'Year', 'Country of Origin', 'MPN'];
 const COLOURS = ['Black', 'Silver', 'Blue', 'Red', 'White', 'Navy'];
 
+export interface IdTraits {
+  kind: ListingKind;
+  state: ListingState;
+  condition: ConditionGroup;
+  format: ListingFormat;
+}
+
 export interface Listing {
   itemId: string;
   state: ListingState;
-  condition: ListingCondition;
+  condition: ConditionGroup;
   format: ListingFormat;
-  descriptor: string;
+  /** What it is a listing of. */
+  product: Product;
+  /** What it really is and sold for: for the truth module only, never shown as such. */
+  nature: ListingNature;
+  title: string;
   brand: string;
+  /** The price shown (see `ListingNature.shownPrice`). */
   price: number;
   /** The upper end, for a range (an active fixed-price listing with variations), else null. */
   priceHigh: number | null;
@@ -54,54 +70,64 @@ export interface Listing {
   imageCount: number;
 }
 
-function checksum(payload: string): string {
-  return String(hashString(payload) % 97).padStart(2, '0');
+function checksum(payload: string, product: Product): string {
+  return String(hashString(`${payload}|${product.key}`) % 97).padStart(2, '0');
 }
 
-export interface IdTraits {
-  state: ListingState;
-  condition: ListingCondition;
-  format: ListingFormat;
+/** The id of a listing of `product` with these traits and random digits (six). */
+export function makeItemId(traits: IdTraits, randomDigits: string, product: Product): string {
+  const payload = `${KINDS.indexOf(traits.kind) + 1}${STATES.indexOf(traits.state)}${CONDITIONS.indexOf(traits.condition)}${FORMATS.indexOf(traits.format)}${randomDigits}`;
+  return `${payload}${checksum(payload, product)}`;
 }
 
-/** An id with the given traits, from a seed (the same seed gives the same id). */
-export function makeItemId(seed: number, traits: IdTraits): string {
-  const random = randomFrom(seed);
-  const payload = `${between(random, 1, 3)}${STATES.indexOf(traits.state)}${CONDITIONS.indexOf(traits.condition)}${FORMATS.indexOf(traits.format)}${String(between(random, 0, 999_999)).padStart(6, '0')}`;
-  return `${payload}${checksum(payload)}`;
+/** Six random digits for an id. */
+export function randomDigits(random: () => number): string {
+  return String(between(random, 0, 999_999)).padStart(6, '0');
 }
 
-/** The listing behind an id, or null when the simulator never made that id. */
-export function listingOf(itemId: string): Listing | null {
+/** The traits an id says, or null when it is not one the simulator could have made. */
+function traitsOf(itemId: string): IdTraits | null {
   if (!/^\d{12}$/.test(itemId)) return null;
-  const payload = itemId.slice(0, 10);
-  if (checksum(payload) !== itemId.slice(10)) return null;
-  const state = STATES[Number(payload[1])];
-  const condition = CONDITIONS[Number(payload[2])];
-  const format = FORMATS[Number(payload[3])];
-  if (!state || !condition || !format || (format === 'bestOfferAccepted' && state !== 'sold')) return null;
+  const kind = KINDS[Number(itemId[0]) - 1];
+  const state = STATES[Number(itemId[1])];
+  const condition = CONDITIONS[Number(itemId[2])];
+  const format = FORMATS[Number(itemId[3])];
+  if (!kind || !state || !condition || !format || (format === 'bestOfferAccepted' && state !== 'sold')) return null;
+  return { kind, state, condition, format };
+}
 
+/** The catalogue product an id stands for when no search listed it (see `catalogueProductOf`). */
+export function catalogueProductOfId(itemId: string): Product {
+  return catalogueProductOf(itemId.slice(4, 10));
+}
+
+/** The listing behind an id, of `product`, titled in `language`; null when the simulator never made that id for that product. */
+export function listingOf(itemId: string, product: Product, language: TitleLanguage): Listing | null {
+  const traits = traitsOf(itemId);
+  if (!traits || checksum(itemId.slice(0, 10), product) !== itemId.slice(10)) return null;
+  const { state, format } = traits;
+  const nature = natureOf(itemId, traits, product);
   const random = randomFrom(hashString(itemId));
-  const brand = pick(random, BRANDS);
-  const descriptor = `${brand} ${pick(random, THINGS)} ${String.fromCharCode(65 + between(random, 0, 25))}${between(random, 10, 990)} ${pick(random, TRAITS)}`;
-  // Prices spread evenly on a log scale from 1 to 2,000, as real listings do.
-  const price = Math.round(Math.exp(random() * Math.log(2000)) * 100) / 100;
+  const price = nature.shownPrice;
   const ranged = state === 'active' && format === 'buyItNow' && random() < 0.12;
   const discounted = !ranged && format !== 'auction' && format !== 'bestOfferAccepted' && random() < 0.1;
   const shippingRoll = random();
+  const title = composeTitle(itemId, product, nature, language);
   return {
     itemId,
     state,
-    condition,
+    condition: traits.condition,
     format,
-    descriptor,
-    brand,
-    price: Math.max(0.99, price),
+    product,
+    nature,
+    title,
+    brand: product.brand,
+    price,
     priceHigh: ranged ? Math.round(price * (1.2 + random()) * 100) / 100 : null,
     wasPrice: discounted ? Math.round(price * (1.15 + random() * 0.5) * 100) / 100 : null,
     shipping: shippingRoll < 0.4 ? 0 : shippingRoll < 0.95 ? Math.round((2.99 + random() * 27) * 100) / 100 : null,
     bids: format === 'auction' ? between(random, state === 'active' ? 0 : 1, 40) : 0,
-    endedOn: new Date(SIM_EPOCH - between(random, 0, 120) * 86_400_000),
+    endedOn: new Date(LAST_SOLD_DAY.getTime() - (state === 'active' ? between(random, 0, SOLD_DAYS - 1) : nature.daysAgo) * 86_400_000),
     seller: {
       username: `${pick(random, SELLER_WORDS)}_${pick(random, SELLER_WORDS)}${between(random, 1, 99)}`,
       score: Math.floor(Math.exp(random() * Math.log(60_000))),
@@ -111,9 +137,19 @@ export function listingOf(itemId: string): Listing | null {
     quantitySold: state === 'active' ? between(random, 0, 40) : 1,
     specifics: SPECIFIC_NAMES.slice(0, between(random, 3, SPECIFIC_NAMES.length)).map((name) => [
       name,
-      name === 'Brand' ? brand : name === 'Colour' ? pick(random, COLOURS) : name === 'Year' ? String(between(random, 1975, 2025)) : name === 'MPN' ? `${brand.slice(0, 2).toUpperCase()}-${between(random, 1000, 9999)}` : name === 'Model' ? descriptor.split(' ')[2]! : 'Unknown',
+      name === 'Brand'
+        ? product.brand
+        : name === 'Colour'
+          ? pick(random, COLOURS)
+          : name === 'Year'
+            ? String(between(random, 1975, 2025))
+            : name === 'MPN'
+              ? product.modelCodes[0]!
+              : name === 'Model'
+                ? product.words.join(' ')
+                : 'Unknown',
     ]),
-    categoryPath: ['Collectibles', `${brand} Collectibles`],
+    categoryPath: [...product.categoryPath],
     imageCount: between(random, 1, 4),
   };
 }

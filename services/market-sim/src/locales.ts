@@ -1,8 +1,12 @@
 import type { MarketSite } from '@comps/shared/contract/market-sites';
+import type { ConditionGroup } from './pollution.js';
+import type { TitleLanguage } from './title-words.js';
 
 /** How a site writes things: its language, money, dates and the marketplace's labels. */
 export interface SiteLocale {
   lang: string;
+  /** The language sellers write titles in. */
+  titleLanguage: TitleLanguage;
   country: string;
   money(value: number): string;
   count(value: number): string;
@@ -21,7 +25,8 @@ export interface SiteLocale {
   buyItNow: string;
   orBestOffer: string;
   bestOfferAccepted: string;
-  conditions: { new: string; used: string };
+  /** The condition texts the site shows, per group, as its pages write them. */
+  conditions: Readonly<Record<ConditionGroup, string>>;
   /** A seller's share of positive feedback: "99.5%", "99,5 %". */
   percent(value: number): string;
   sellerFeedback(percent: number, score: string): string;
@@ -72,7 +77,7 @@ interface EnglishSite {
   freeShipping: string;
   locatedPrefix: string;
   buyItNow: string;
-  conditions: { new: string; used: string };
+  conditions: Readonly<Record<ConditionGroup, string>>;
   countries: readonly string[];
 }
 
@@ -81,6 +86,7 @@ function englishLocale(site: EnglishSite): SiteLocale {
   const date = site.dayFirst ? ukDate : usDate;
   return {
     lang: site.lang,
+    titleLanguage: 'en',
     country: site.country,
     money: site.money,
     count: (value) => grouped(value, 0, ',', '.'),
@@ -114,10 +120,11 @@ function englishLocale(site: EnglishSite): SiteLocale {
 }
 
 export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
-  'market.com': englishLocale({ lang: 'en-US', country: 'United States', money: dollars('$'), dayFirst: false, shippingWord: 'delivery', freeShipping: 'Free delivery', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned' }, countries: ['China', 'Japan', 'United Kingdom', 'Canada', 'Germany'] }),
-  'market.co.uk': englishLocale({ lang: 'en-GB', country: 'United Kingdom', money: dollars('£'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy it now', conditions: { new: 'Brand new', used: 'Pre-owned' }, countries: ['Germany', 'China', 'Japan', 'Ireland', 'United States'] }),
+  'market.com': englishLocale({ lang: 'en-US', country: 'United States', money: dollars('$'), dayFirst: false, shippingWord: 'delivery', freeShipping: 'Free delivery', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned', refurbished: 'Certified - Refurbished', forParts: 'For parts or not working' }, countries: ['China', 'Japan', 'United Kingdom', 'Canada', 'Germany'] }),
+  'market.co.uk': englishLocale({ lang: 'en-GB', country: 'United Kingdom', money: dollars('£'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy it now', conditions: { new: 'Brand new', used: 'Pre-owned', refurbished: 'Refurbished', forParts: 'For parts or not working' }, countries: ['Germany', 'China', 'Japan', 'Ireland', 'United States'] }),
   'market.de': {
     lang: 'de-DE',
+    titleLanguage: 'de',
     rangeWord: 'bis',
     newListing: 'Neues Angebot',
     opensInNewWindow: 'Wird in neuem Fenster oder Tab geöffnet',
@@ -136,7 +143,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     buyItNow: 'Sofort-Kaufen',
     orBestOffer: 'oder Preisvorschlag',
     bestOfferAccepted: 'Preisvorschlag angenommen',
-    conditions: { new: 'Neu', used: 'Gebraucht' },
+    conditions: { new: 'Neu', used: 'Gebraucht', refurbished: 'Vom Verkäufer generalüberholt', forParts: 'Als Ersatzteil / defekt' },
     percent: spacedCommaPercent,
     sellerFeedback: (percent, score) => `${spacedCommaPercent(percent)} positiv (${score.replace('.', ',')})`,
     itemNumberLabel: 'eBay-Artikelnr.:',
@@ -150,6 +157,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
   },
   'market.fr': {
     lang: 'fr-FR',
+    titleLanguage: 'fr',
     rangeWord: 'à',
     newListing: 'Nouvelle annonce',
     opensInNewWindow: "S'ouvre dans une nouvelle fenêtre ou un nouvel onglet",
@@ -168,7 +176,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     buyItNow: 'Achat immédiat',
     orBestOffer: 'ou Offre directe',
     bestOfferAccepted: 'Offre directe acceptée',
-    conditions: { new: 'Neuf', used: 'Occasion' },
+    conditions: { new: 'Neuf', used: 'Occasion', refurbished: 'Reconditionné par le vendeur', forParts: 'Pour pièces / ne fonctionne pas' },
     percent: spacedCommaPercent,
     sellerFeedback: (percent, score) => `${spacedCommaPercent(percent)} d'évaluations positives (${score.replace('.', ',')})`,
     itemNumberLabel: "Numéro de l'objet eBay :",
@@ -182,6 +190,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
   },
   'market.it': {
     lang: 'it-IT',
+    titleLanguage: 'it',
     rangeWord: 'a',
     newListing: 'Nuova inserzione',
     opensInNewWindow: 'Si apre in una nuova finestra o scheda',
@@ -200,7 +209,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     buyItNow: 'Compralo Subito',
     orBestOffer: "o Proposta d'acquisto",
     bestOfferAccepted: "Proposta d'acquisto accettata",
-    conditions: { new: 'Nuovo', used: 'Usato' },
+    conditions: { new: 'Nuovo', used: 'Usato', refurbished: 'Ricondizionato dal venditore', forParts: 'Per ricambi o non funzionante' },
     percent: commaPercent,
     sellerFeedback: (percent, score) => `${commaPercent(percent)} di feedback positivi (${score.replace('.', ',')})`,
     itemNumberLabel: 'Numero oggetto eBay:',
@@ -214,6 +223,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
   },
   'market.es': {
     lang: 'es-ES',
+    titleLanguage: 'es',
     rangeWord: 'a',
     newListing: 'Nuevo anuncio',
     opensInNewWindow: 'Se abre en una nueva ventana o pestaña',
@@ -232,7 +242,7 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     buyItNow: '¡Cómpralo ya!',
     orBestOffer: 'o Mejor oferta',
     bestOfferAccepted: 'Mejor oferta aceptada',
-    conditions: { new: 'Nuevo', used: 'De segunda mano' },
+    conditions: { new: 'Nuevo', used: 'De segunda mano', refurbished: 'Reacondicionado por el vendedor', forParts: 'Para piezas o no funciona' },
     percent: commaPercent,
     sellerFeedback: (percent, score) => `${commaPercent(percent)} de votos positivos (${score.replace('.', ',')})`,
     itemNumberLabel: 'Número de artículo de eBay:',
@@ -244,6 +254,6 @@ export const SITE_LOCALES: Readonly<Record<MarketSite, SiteLocale>> = {
     notFound: { title: 'Página de error | eBay', text: 'Hemos buscado por todas partes. El artículo que buscas ya no está disponible.' },
     countries: ['China', 'Alemania', 'Reino Unido', 'Francia', 'Italia'],
   },
-  'market.ca': englishLocale({ lang: 'en-CA', country: 'Canada', money: dollars('C $'), dayFirst: false, shippingWord: 'shipping', freeShipping: 'Free shipping', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned' }, countries: ['United States', 'China', 'Japan', 'United Kingdom'] }),
-  'market.com.au': englishLocale({ lang: 'en-AU', country: 'Australia', money: dollars('AU $'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy It Now', conditions: { new: 'Brand new', used: 'Pre-owned' }, countries: ['China', 'United States', 'New Zealand', 'Japan'] }),
+  'market.ca': englishLocale({ lang: 'en-CA', country: 'Canada', money: dollars('C $'), dayFirst: false, shippingWord: 'shipping', freeShipping: 'Free shipping', locatedPrefix: 'Located in', buyItNow: 'Buy It Now', conditions: { new: 'Brand New', used: 'Pre-Owned', refurbished: 'Certified - Refurbished', forParts: 'For parts or not working' }, countries: ['United States', 'China', 'Japan', 'United Kingdom'] }),
+  'market.com.au': englishLocale({ lang: 'en-AU', country: 'Australia', money: dollars('AU $'), dayFirst: true, shippingWord: 'postage', freeShipping: 'Free postage', locatedPrefix: 'from', buyItNow: 'Buy It Now', conditions: { new: 'Brand new', used: 'Pre-owned', refurbished: 'Refurbished', forParts: 'For parts or not working' }, countries: ['China', 'United States', 'New Zealand', 'Japan'] }),
 };

@@ -27,3 +27,13 @@ export function pick<T>(random: () => number, values: readonly T[]): T {
 export function between(random: () => number, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));
 }
+
+/** A float drawn evenly from a range. */
+export function within(random: () => number, [low, high]: readonly [number, number]): number {
+  return low + random() * (high - low);
+}
+
+/** A draw of the standard normal distribution (Box–Muller). */
+export function standardNormal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}

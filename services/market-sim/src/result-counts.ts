@@ -1,5 +1,6 @@
 import type { Directives } from './directives.js';
 import { hashString, randomFrom } from './random.js';
+import { excludedWordsOf, isNonsenseWord, requiredWordsOf } from './search-words.js';
 
 /**
  * How many results a search has, as the marketplace would count them. Everything follows from the
@@ -13,7 +14,9 @@ import { hashString, randomFrom } from './random.js';
  *   "results matching fewer words" divider: the listings matching its commoner words, the rarest
  *   dropped one by one until they fill a page (at most 1,000 rows);
  * - a nonsense word (see `isNonsenseWord`) matches nothing: no exact results, and loose matches
- *   only from the phrase's other words; a search of nonsense alone finds nothing at all.
+ *   only from the phrase's other words; a search of nonsense alone finds nothing at all;
+ * - a `-word` is no word the listings must hold: it leaves out those whose titles hold it, 3–30 %
+ *   of the phrase's listings per such word.
  */
 
 /** The words the marketplace's shoppers search most: each is in a great many listings. */
@@ -33,24 +36,6 @@ const SOLD_SHARE = 0.6;
 const MAX_LOOSE = 1_000;
 const LOOSE_BELOW = 60;
 
-/** The search text as words: lower case, punctuation at either end removed. */
-export function wordsOf(keyword: string): string[] {
-  return keyword
-    .toLowerCase()
-    .split(/\s+/)
-    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
-    .filter(Boolean);
-}
-
-/**
- * Nonsense, which the marketplace finds nothing for: a word of five or more Latin letters (a–z
- * only, no digits) without a vowel (a, e, i, o, u or y), such as "xkcdq", "zzzzz" or "qwrtplk".
- * Shorter words ("dvd", "rtx", "nfl") and words with digits ("wh1000xm4") are ordinary.
- */
-export function isNonsenseWord(word: string): boolean {
-  return /^[a-z]{5,}$/.test(word) && !/[aeiouy]/.test(word);
-}
-
 function logUniform(random: () => number, [low, high]: [number, number]): number {
   return Math.exp(Math.log(low) + random() * (Math.log(high) - Math.log(low)));
 }
@@ -64,6 +49,17 @@ function listingsWith(word: string): number {
 function narrowing(word: string, position: number): number {
   const random = randomFrom(hashString(`narrow|${word}`))();
   return position === 1 ? 0.2 + random * 0.4 : 0.05 + random * 0.3;
+}
+
+/**
+ * The words loose matches carry: a phrase's sensible words, its rarest dropped when every word is
+ * sensible and there are two or more (a phrase with a nonsense word loosens to its other words).
+ */
+export function commonerWords(words: readonly string[]): string[] {
+  const sensible = words.filter((word) => !isNonsenseWord(word));
+  if (sensible.length < words.length || sensible.length < 2) return sensible;
+  const rarest = sensible.reduce((rarer, word) => (listingsWith(word) < listingsWith(rarer) ? word : rarer));
+  return sensible.filter((word) => word !== rarest);
 }
 
 /** Listings matching every word (before filters); the rarest word first, then each other narrows. */
@@ -89,6 +85,11 @@ export interface ResultCounts {
   loose: number;
 }
 
+/** The share of a phrase's listings a `-word` leaves out: those whose titles hold the word, 3 to 30 %. */
+function excludedShare(word: string): number {
+  return 0.03 + randomFrom(hashString(`exclude|${word}`))() * 0.27;
+}
+
 function scaled(matches: number, scope: SearchScope): number {
   // Sites differ a little in size; the same words find slightly different numbers on each.
   const siteShare = 0.6 + randomFrom(hashString(`site|${scope.site}`))() * 0.4;
@@ -98,19 +99,20 @@ function scaled(matches: number, scope: SearchScope): number {
 export function resultCounts(scope: SearchScope, directives: Directives): ResultCounts {
   if (directives.empty) return { exact: 0, loose: 0 };
   if (directives.total !== null) return { exact: directives.total, loose: directives.loose ?? 0 };
-  const words = wordsOf(scope.keyword);
+  const words = requiredWordsOf(scope.keyword);
+  const kept = excludedWordsOf(scope.keyword).reduce((share, word) => share * (1 - excludedShare(word)), 1);
   if (words.length === 0) {
     const random = randomFrom(hashString(`category|${scope.categoryId}`));
     return { exact: scaled(logUniform(random, CATEGORY_RANGE), scope), loose: directives.loose ?? 0 };
   }
   const sensible = words.filter((word) => !isNonsenseWord(word));
-  const exact = sensible.length === words.length ? scaled(phraseMatches(words), scope) : 0;
+  const exact = sensible.length === words.length ? scaled(phraseMatches(words) * kept, scope) : 0;
   if (directives.loose !== null) return { exact, loose: directives.loose };
   if (exact >= LOOSE_BELOW || sensible.length === 0 || (words.length < 2 && sensible.length === words.length)) return { exact, loose: 0 };
   // Looser matches: the phrase's sensible words, rarest dropped first, until they fill a page.
   const byCount = [...sensible].sort((a, b) => listingsWith(b) - listingsWith(a));
-  let kept = sensible.length === words.length ? byCount.length - 1 : byCount.length;
-  while (kept > 1 && scaled(phraseMatches(byCount.slice(0, kept)), scope) < LOOSE_BELOW) kept -= 1;
-  const fewer = scaled(phraseMatches(byCount.slice(0, kept)), scope);
+  let commoner = sensible.length === words.length ? byCount.length - 1 : byCount.length;
+  while (commoner > 1 && scaled(phraseMatches(byCount.slice(0, commoner)) * kept, scope) < LOOSE_BELOW) commoner -= 1;
+  const fewer = scaled(phraseMatches(byCount.slice(0, commoner)) * kept, scope);
   return { exact, loose: Math.min(MAX_LOOSE, Math.max(0, fewer - exact)) };
 }

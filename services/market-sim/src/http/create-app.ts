@@ -4,15 +4,15 @@ import { marketSiteSchema, type MarketSite } from '@comps/shared/contract/market
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { PageStyle, SimKnobs } from '../config.js';
-import { parseDirectives } from '../directives.js';
-import { listingOf } from '../listings.js';
+import { ListingProducts, REMEMBERED_LISTINGS } from '../listing-products.js';
+import { SITE_LOCALES } from '../locales.js';
 import { PageCache } from '../page-cache.js';
 import { renderChallengePage, renderItemPage, renderNotFoundPage, renderSignInPage } from '../render/item-page.js';
 import { PageFurniture } from '../render/page-furniture.js';
 import { renderSearchPage } from '../render/search-page.js';
-import { searchPage, type SimQuery } from '../search-results.js';
+import { searchRequestOf } from '../search-request.js';
+import { searchPage } from '../search-results.js';
 
-const PAGE_SIZES = [60, 120, 240];
 // A 1×1 grey JPEG for every listing image.
 const IMAGE = Buffer.from(
   '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
@@ -37,36 +37,13 @@ function siteOf(ctx: Context): MarketSite | null {
   return parsed.success ? parsed.data : null;
 }
 
-function numberParam(value: string | null, fallback: number | null): number | null {
-  if (value === null || value.trim() === '') return fallback;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : fallback;
-}
-
-function simQueryOf(site: MarketSite, url: URL, categoryFromPath: string | undefined, keyword: string): SimQuery {
-  const params = url.searchParams;
-  const requestedSize = numberParam(params.get('_ipg'), 60) ?? 60;
-  const condition = params.get('LH_ItemCondition');
-  return {
-    site,
-    keyword,
-    categoryId: categoryFromPath ?? params.get('_sacat') ?? '0',
-    page: Math.max(1, Math.floor(numberParam(params.get('_pgn'), 1) ?? 1)),
-    pageSize: PAGE_SIZES.find((size) => size >= requestedSize) ?? 240,
-    sold: params.get('LH_Sold') === '1',
-    condition: condition === '1000' ? 'new' : condition === '3000' ? 'used' : 'any',
-    format: params.get('LH_Auction') === '1' ? 'auction' : params.get('LH_BIN') === '1' ? 'buyItNow' : params.get('LH_BO') === '1' ? 'acceptsOffers' : 'all',
-    minPrice: numberParam(params.get('_udlo'), null),
-    maxPrice: numberParam(params.get('_udhi'), null),
-    sortOrder: params.get('_sop') ?? '12',
-  };
-}
-
 export interface SimAppOptions {
   knobs: SimKnobs;
   pageStyle: PageStyle;
   /** The most the cache of rendered results pages may hold. */
   cacheBytes: number;
+  /** Which product each listed id is of, for its item page; its own, holding the most recent 200,000, when not given. */
+  listingProducts?: ListingProducts;
 }
 
 /**
@@ -77,6 +54,7 @@ export interface SimAppOptions {
 export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
   const { knobs } = options;
   const cache = new PageCache(options.cacheBytes);
+  const listingProducts = options.listingProducts ?? new ListingProducts(REMEMBERED_LISTINGS);
   const furniture = options.pageStyle === 'full' ? new PageFurniture() : null;
   const app = new Koa();
   app.silent = true;
@@ -110,7 +88,7 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
     const site = siteOf(ctx);
     if (!site) return html(ctx, 404, '<!DOCTYPE html><html><head><title>Not found</title></head><body></body></html>');
     const url = new URL(ctx.href);
-    const { keyword, directives } = parseDirectives(url.searchParams.get('_nkw') ?? '');
+    const { query, directives } = searchRequestOf(site, url, ctx.params.category);
     if (directives.throttle) {
       ctx.set('Retry-After', '2');
       return html(ctx, 429, '<!DOCTYPE html><html><head><title>Too Many Requests</title></head><body></body></html>');
@@ -126,8 +104,8 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
     const key = `${ownOrigin(ctx)}${ctx.url}`;
     let body = cache.get(key);
     if (!body) {
-      const query = simQueryOf(site, url, ctx.params.category, keyword);
       const page = searchPage(query, directives);
+      listingProducts.remember(page.rows.map((row) => row.listing));
       body = Buffer.from(renderSearchPage(site, { query, page, siteBase: `${ownOrigin(ctx)}/${site}`, origin: ownOrigin(ctx), requestUrl: url, layout: directives.layout }, furniture));
       cache.set(key, body);
     }
@@ -136,7 +114,7 @@ export function createSimApp(options: SimAppOptions, logger: Logger): Koa {
 
   const item = (ctx: Context) => {
     const site = siteOf(ctx);
-    const listing = site ? listingOf(String(ctx.params.id)) : null;
+    const listing = site ? listingProducts.listingOf(String(ctx.params.id), SITE_LOCALES[site].titleLanguage) : null;
     if (!site || !listing) return html(ctx, 404, renderNotFoundPage(site ?? 'market.com'));
     html(ctx, 200, renderItemPage(site, listing, `${ownOrigin(ctx)}/${site}`, ownOrigin(ctx)));
   };

@@ -17,7 +17,6 @@ import {
   noiseRandom,
   rowId,
   rowNoise,
-  rowTitle,
   type ListNames,
   type ResultsMarkup,
   type RowNoise,
@@ -68,7 +67,7 @@ function cardNoise(row: SimRow, context: SearchRenderContext, index: number, car
   const noise = rowNoise(random, row.listing, index);
   const stars = random() < 0.3 ? `<div class=${card}__product-reviews><div class=${card}__reviews><a _sp=p2351460.m4114.l8597 href="${context.siteBase}/p/${between(random, 1_000_000, 9_999_999)}?iid=${row.listing.itemId}#UserReviews"><div class=x-star-rating>${Array.from({ length: 5 }, () => `${markerComment(random)}${icon('star-filled')}<!--M_5f9c1e2a/-->`).join('')}<span class=clipped>5.0 out of 5 stars.</span></div><span class=${card}__reviews-count><span aria-hidden=false><!--F#f_0-->${between(random, 1, 400)} product ratings<!--F/--></span></span></a></div></div>` : '';
   const similar = context.query.sold
-    ? `<div class=${card}__attribute-row><a class=su-link${trackingAttributes(random, 4114)} href="${context.siteBase}/sch/i.html?_nkw=${encodeURIComponent(row.listing.descriptor)}&amp;_id=${row.listing.itemId}&amp;_sis=1"><span class="su-styled-text secondary large">View similar active items</span></a></div><div class=${card}__attribute-row><a class=su-link${trackingAttributes(random, 4114)} href="${context.siteBase}/sl/list?mode=SellLikeItem&amp;itemId=${row.listing.itemId}"><span class="su-styled-text secondary default">Sell one like this</span></a></div>`
+    ? `<div class=${card}__attribute-row><a class=su-link${trackingAttributes(random, 4114)} href="${context.siteBase}/sch/i.html?_nkw=${encodeURIComponent(row.listing.title)}&amp;_id=${row.listing.itemId}&amp;_sis=1"><span class="su-styled-text secondary large">View similar active items</span></a></div><div class=${card}__attribute-row><a class=su-link${trackingAttributes(random, 4114)} href="${context.siteBase}/sl/list?mode=SellLikeItem&amp;itemId=${row.listing.itemId}"><span class="su-styled-text secondary default">Sell one like this</span></a></div>`
     : '';
   const letters = Array.from({ length: 28 }, () => `<span class=s-${token(random, 7).toLowerCase()}>${token(random, 1)}&#8291;</span>`).join('');
   return {
@@ -83,7 +82,7 @@ function cardRow(row: SimRow, context: SearchRenderContext, locale: SiteLocale, 
   const { listing } = row;
   const { query } = context;
   const href = itemHref(context, listing, noise);
-  const title = escapeHtml(rowTitle(row, query));
+  const title = escapeHtml(listing.title);
   const badge = isNewListing(listing, query) ? `<span class="${card}__new-listing">${escapeHtml(locale.newListing)}</span>` : '';
   const caption = query.sold
     ? `<div class="${card}__caption"><span class="su-styled-text positive default" aria-label="Sold Item">${escapeHtml(locale.soldCaption(listing.endedOn))}</span></div>`

@@ -15,7 +15,6 @@ import {
   noiseRandom,
   rowId,
   rowNoise,
-  rowTitle,
   type ResultsMarkup,
   type RowNoise,
   type SearchRenderContext,
@@ -91,7 +90,7 @@ function itemRow(row: SimRow, context: SearchRenderContext, locale: SiteLocale, 
   const { sold } = context.query;
   const href = itemHref(context, listing, noise);
   const lines = listingLines(listing, locale);
-  const title = escapeHtml(rowTitle(row, context.query));
+  const title = escapeHtml(listing.title);
   const badge = isNewListing(listing, context.query) ? `<span class="LIGHT_HIGHLIGHT">${escapeHtml(locale.newListing)}</span>` : '';
   const media = `<div class="s-item__image-section"><div class="s-item__image"><a href="${href}"${noise.link} tabindex="-1" aria-hidden="true"><div class="s-item__image-wrapper image-treatment"><img class="s-item__image-img"${noise.image} src="${imageUrl(context.origin, listing.itemId, 1, 500)}" alt="${title}" loading="eager"></div></a></div>${noise.marker()}</div>`;
   const link = `<a class="s-item__link" href="${href}"${noise.link}><div class="s-item__title"><span role="heading" aria-level="3">${badge}${title}</span></div><span class="clipped">${escapeHtml(locale.opensInNewWindow)}</span></a>`;

@@ -11,7 +11,7 @@ function labelsValues(label: string, value: string, extraClass = ''): string {
 /** An item page (`/itm/{id}`) in the structure of the marketplace's current item view. */
 export function renderItemPage(site: MarketSite, listing: Listing, siteBase: string, origin: string): string {
   const locale = SITE_LOCALES[site];
-  const title = escapeHtml(listing.descriptor);
+  const title = escapeHtml(listing.title);
   const images = Array.from({ length: listing.imageCount }, (_, index) =>
     `<div class="ux-image-carousel-item"><img alt="${title}" data-zoom-src="${imageUrl(origin, listing.itemId, index + 1, 1600)}" src="${imageUrl(origin, listing.itemId, index + 1, 500)}"></div>`,
   ).join('');

@@ -2,7 +2,6 @@ import type { ResultLayout } from '../directives.js';
 import type { Listing } from '../listings.js';
 import type { SiteLocale } from '../locales.js';
 import { hashString, randomFrom } from '../random.js';
-import { isNonsenseWord, wordsOf } from '../result-counts.js';
 import type { SimPage, SimQuery, SimRow } from '../search-results.js';
 import { markerComment, token, trackingAttributes } from './page-furniture.js';
 
@@ -37,15 +36,6 @@ export function titleCase(text: string): string {
 
 export function imageUrl(origin: string, itemId: string, index: number, size: number): string {
   return `${origin}/images/g/${itemId}-${index}/s-l${size}.jpg`;
-}
-
-export function rowTitle(row: SimRow, query: SimQuery): string {
-  const words = query.keyword.split(/\s+/).filter(Boolean);
-  if (words.length === 0) return row.listing.descriptor;
-  // Looser matches carry fewer of the search words, and none of its nonsense.
-  const fewer = words.find((word) => wordsOf(word).some((clean) => !isNonsenseWord(clean)));
-  if (row.loose) return fewer ? `${titleCase(fewer)} ${row.listing.descriptor}` : row.listing.descriptor;
-  return `${titleCase(words.join(' '))} ${row.listing.descriptor}`;
 }
 
 /** The "New Listing" badge: on a tenth of active listings. */

@@ -75,7 +75,7 @@ function fullPage(site: MarketSite, context: SearchRenderContext, furniture: Pag
   const style = furniture.styleSheet(random, random() < 0.4 ? Math.min(230_000, rest * 0.2) : 0);
   const stateRows = context.page.rows.map(({ listing }) => ({
     id: listing.itemId,
-    title: listing.descriptor,
+    title: listing.title,
     href: `${context.siteBase}/itm/${listing.itemId}`,
     image: imageUrl(context.origin, listing.itemId, 1, 500),
     price: locale.money(listing.price),

@@ -13,7 +13,6 @@ import {
   noiseRandom,
   rowId,
   rowNoise,
-  rowTitle,
   type ResultsMarkup,
   type RowNoise,
   type SearchRenderContext,
@@ -71,7 +70,7 @@ function priceContainer(listing: Listing, locale: SiteLocale): string {
 /** On sold pages the lines are followed by links to similar active items and to selling one. */
 function soldLinks(listing: Listing, context: SearchRenderContext): string {
   if (!context.query.sold) return '';
-  const similar = `${context.siteBase}/sch/i.html?_nkw=${encodeURIComponent(listing.descriptor)}&amp;_id=${listing.itemId}&amp;_sis=1`;
+  const similar = `${context.siteBase}/sch/i.html?_nkw=${encodeURIComponent(listing.title)}&amp;_id=${listing.itemId}&amp;_sis=1`;
   const sell = `${context.siteBase}/sl/list?mode=SellLikeItem&amp;itemId=${listing.itemId}&amp;ssPageName=STRK%3AMEWN%3ALILTX`;
   return `<a class=su-link href="${similar}"><span class="su-styled-text default">View similar active items</span></a><a class=su-link href="${sell}"><span class="su-styled-text default">Sell one like this</span></a>`;
 }
@@ -96,7 +95,7 @@ function header(listing: Listing, context: SearchRenderContext, locale: SiteLoca
 function suRow(row: SimRow, context: SearchRenderContext, locale: SiteLocale, noise: SuNoise): string {
   const { listing } = row;
   const href = itemHref(context, listing, noise);
-  const title = escapeHtml(rowTitle(row, context.query));
+  const title = escapeHtml(listing.title);
   const media = `<div class=su-card-container__media><div class=su-media-container><a href="${href}" tabindex=-1 data-carousel-tabindex=-1 aria-hidden=true${noise.link} class=su-media-container__link>${noise.marker()}<div class=su-image><div class=image-treatment style="--aspect-ratio: 1;"><img${noise.image} src="${imageUrl(context.origin, listing.itemId, 1, 500)}" alt="${title}" loading=eager></div></div>${noise.marker()}</a></div></div>`;
   const content = `<div class=su-card-container__content>${header(listing, context, locale, title, href, noise)}${attributes(listing, context, locale)}${noise.footer}</div>`;
   return `<li class=su-grid__item data-full-width><div class="su-item-card s-item-card s-item-card--search-evo"${noise.view} id=${rowId(listing)} data-listingid=${listing.itemId}><div class="su-card-container su-card-container--horizontal">${media}${content}</div></div></li>`;
