@@ -223,8 +223,16 @@ export const KEYWORD_FILLER_WORDS: readonly string[] = ['new', 'used', 'oem', 'g
 /** Words saying the title sells several units (a size may follow: "lot of 3", "lotto 3"). */
 export const LOT_WORDS: readonly string[] = ['lot', 'lots', 'job lot', 'joblot', 'bulk', 'konvolut', 'sammelposten', 'lotto', 'lotti', 'lote', 'lotes'];
 
-/** Lot words a number may follow directly: "Lot (4)", "Lot 22 PSA", "Lotto 10 carte". */
-export const LOT_WORDS_BEFORE_SIZE: readonly string[] = ['lot', 'lotto', 'lote'];
+/**
+ * Lot words of one language: Italian sellers sell a lot as a "stock" ("Stock 6 portafogli") or a
+ * "blocco"; in English "stock" says something else ("new old stock", "stock exhaust").
+ */
+export const LOT_WORDS_BY_LANGUAGE: Readonly<Partial<Record<TitleLanguage, readonly string[]>>> = {
+  it: ['stock', 'blocco'],
+};
+
+/** Lot words a number may follow directly: "Lot (4)", "Lot 22 PSA", "Lotto 10 carte", "Stock 6 …". */
+export const LOT_WORDS_BEFORE_SIZE: readonly string[] = ['lot', 'lotto', 'lote', 'stock'];
 
 /** "<words> N": the N is the number of units ("set of 4", "bundle of 3", "lot de 3", "set di 2"). */
 export const SIZE_BEFORE_NUMBER: readonly string[] = [

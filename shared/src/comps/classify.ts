@@ -232,7 +232,7 @@ const PHRASE_LISTS: ReadonlyArray<readonly string[]> = [
   ...vocabulary.CONDITION_TEXT_GROUPS.map(({ phrases }) => phrases),
   vocabulary.FOR_PARTS_TITLE, ...Object.values(vocabulary.FOR_PARTS_TITLE_BY_LANGUAGE), vocabulary.ACCESSORY_NOUNS, vocabulary.ACCESSORY_NOUNS_NEEDING_PURPOSE,
   vocabulary.BODY_MATERIALS, vocabulary.PURPOSE_WORDS, vocabulary.REPLACEMENT_WORDS, vocabulary.PARTS_PURPOSES, vocabulary.INCLUSION_WORDS, vocabulary.COMPLEMENT_WORDS, vocabulary.PACKAGING_ONLY,
-  vocabulary.PARTS_SEARCH_WORDS, vocabulary.LOT_WORDS, vocabulary.LOT_WORDS_BEFORE_SIZE, vocabulary.SIZE_BEFORE_NUMBER,
+  vocabulary.PARTS_SEARCH_WORDS, vocabulary.LOT_WORDS, ...Object.values(vocabulary.LOT_WORDS_BY_LANGUAGE), vocabulary.LOT_WORDS_BEFORE_SIZE, vocabulary.SIZE_BEFORE_NUMBER,
   vocabulary.UNIT_COUNT_WORDS, vocabulary.PIECE_COUNT_WORDS, vocabulary.COUNTED_NOUNS, vocabulary.COUNTED_NOUNS_SINGULAR, vocabulary.CONTAINER_WORDS, vocabulary.MEDIA_WORDS, vocabulary.MEASURE_WORDS, vocabulary.CLOTHING_SIZE_WORDS,
   // Words the rules name themselves.
   ['for', 'lot', 'no'],
@@ -311,9 +311,11 @@ function hitsOf<Label>({ ids }: Text, index: PhraseIndex<Label>): Array<Hit<Labe
 
 type Category =
   | 'forParts' | 'packaging' | 'accessory' | 'accessoryNeedingPurpose' | 'inclusion' | 'purpose' | 'lotWord' | 'sizeBeforeNumber' | 'media'
-  | `forParts:${vocabulary.TitleLanguage}`;
+  | `forParts:${vocabulary.TitleLanguage}`
+  | `lotWord:${vocabulary.TitleLanguage}`;
 
 const FOR_PARTS_IN: Readonly<Record<vocabulary.TitleLanguage, Category>> = { en: 'forParts:en', de: 'forParts:de', fr: 'forParts:fr', it: 'forParts:it', es: 'forParts:es' };
+const LOT_WORD_IN: Readonly<Record<vocabulary.TitleLanguage, Category>> = { en: 'lotWord:en', de: 'lotWord:de', fr: 'lotWord:fr', it: 'lotWord:it', es: 'lotWord:es' };
 
 const TITLE_PHRASES = phraseIndex<Category>([
   { label: 'forParts', phrases: vocabulary.FOR_PARTS_TITLE },
@@ -324,6 +326,7 @@ const TITLE_PHRASES = phraseIndex<Category>([
   { label: 'inclusion', phrases: vocabulary.INCLUSION_WORDS },
   { label: 'purpose', phrases: vocabulary.PURPOSE_WORDS },
   { label: 'lotWord', phrases: vocabulary.LOT_WORDS },
+  ...Object.entries(vocabulary.LOT_WORDS_BY_LANGUAGE).map(([language, phrases]) => ({ label: LOT_WORD_IN[language as vocabulary.TitleLanguage], phrases })),
   { label: 'sizeBeforeNumber', phrases: vocabulary.SIZE_BEFORE_NUMBER },
   { label: 'media', phrases: vocabulary.MEDIA_WORDS },
 ]);
@@ -362,6 +365,13 @@ function readTitle(title: string): Title {
   const figures: number[] = [];
   for (let index = 0; index < text.starts.length; index += 1) if (isFigure(text, index)) figures.push(index);
   return { plain: text.plain, starts: text.starts, ends: text.ends, ids: text.ids, hits: hitsOf(text, TITLE_PHRASES), figures };
+}
+
+/** The title as its site's language reads it: that language's lot words are lot words, the others' nothing. */
+function inLanguage(title: Title, language: vocabulary.TitleLanguage): Title {
+  const own = LOT_WORD_IN[language];
+  const hits = title.hits.flatMap((hit) => (hit.label === own ? [{ ...hit, label: 'lotWord' as const }] : hit.label.startsWith('lotWord:') ? [] : [hit]));
+  return { ...title, hits };
 }
 
 const hitsIn = (title: Title, category: Category) => title.hits.filter((hit) => hit.label === category);
@@ -644,12 +654,13 @@ function kindOf(title: Title, keyword: string | null): { kind: CompsKind; units:
 const perUnit = (value: number, units: number, currency: string): Money => ({ value: roundToMinorUnit(value / units, currency), currency });
 
 export function classifyListing(facts: ListingFacts): Classification {
-  const title = readTitle(facts.title);
+  const language = LANGUAGE_OF_SITE[facts.site];
+  const title = inLanguage(readTitle(facts.title), language);
   const { kind, units } = kindOf(title, facts.keyword);
   const { price, shipping } = facts;
   return {
     kind,
-    condition: conditionOf(facts.conditionText, title, LANGUAGE_OF_SITE[facts.site]),
+    condition: conditionOf(facts.conditionText, title, language),
     units,
     unitPrice: price && units ? perUnit(price.value, units, price.currency) : null,
     landedUnitPrice: price && units && shipping && shipping.currency === price.currency ? perUnit(price.value + shipping.value, units, price.currency) : null,
