@@ -7,6 +7,7 @@ import { renderSearchPage } from '@comps/market-sim/render/search-page';
 import { wordsOf } from '@comps/market-sim/search-words';
 import { searchRequestOfUrl } from '@comps/market-sim/search-request';
 import { searchPage, type SimRow } from '@comps/market-sim/search-results';
+import { SIM_PRODUCTS } from '../helpers/sim-products.js';
 
 // The simulator as a market: a keyword names a product, and its search looks like a real one:
 // sellers' titles in the site's language, prices around the product's own, and the pollution real
@@ -56,14 +57,6 @@ function hasWord(title: string, word: string): boolean {
   return wordsOf(title).includes(word);
 }
 
-/** Devices that draw accessories, collectibles that draw lots, ordinary goods. */
-const PRODUCTS = [
-  'nintendo switch oled', 'iphone 13', 'sony wh-1000xm4', 'ps5 console', 'airpods pro', 'macbook air m1', 'canon eos r6', 'dyson v11',
-  'samsung galaxy s21', 'gopro hero 10', 'kindle paperwhite', 'xbox series x', 'bose quietcomfort 45', 'apple watch series 7', 'dji mini 2',
-  'pokemon charizard card', 'hot wheels redline', 'lego minifigure', 'funko pop', 'vintage pyrex bowl', 'beanie baby', 'barbie doll 1990',
-  'topps baseball card', 'comic book spider-man', 'silver coin 1921', 'yugioh blue eyes', 'ceramic teapot', 'leather wallet', 'desk lamp',
-  'hiking boots', 'wool sweater', 'cast iron skillet',
-];
 
 t.test('a keyword names the same product on every site and in every request, whatever its word order, -words and directives', async (t) => {
   for (const keyword of ['nintendo switch oled', 'pokemon charizard card', 'desk lamp']) {
@@ -160,7 +153,7 @@ t.test('-word excludes every title with that word, and the product stays the one
 });
 
 t.test('typos are rare: a price ten times too high or too low, the truth the price paid', async (t) => {
-  const rows = PRODUCTS.slice(0, 12).flatMap((keyword) => soldRows('market.com', keyword));
+  const rows = SIM_PRODUCTS.slice(0, 12).flatMap((keyword) => soldRows('market.com', keyword));
   const typos = rows.filter((row) => row.truth.typo);
   const share = typos.length / rows.length;
   t.ok(share > 0.005 && share < 0.025, `${typos.length} typos in ${rows.length} listings (${(share * 100).toFixed(1)} %)`);
@@ -213,9 +206,9 @@ t.test('each product\'s searches carry the pollution its shares say, and the sha
       t.ok(median(accessories.map((row) => row.truth.paidPrice)) < product.newPrice * 0.1, `${name}: accessories sell for a small fraction of the product`);
     }
   }
-  const accessoryShares = PRODUCTS.map((keyword) => productNamed(keyword)).filter((product) => product.family === 'device').map((product) => product.shares.accessory);
+  const accessoryShares = SIM_PRODUCTS.map((keyword) => productNamed(keyword)).filter((product) => product.family === 'device').map((product) => product.shares.accessory);
   t.ok(accessoryShares.filter((share) => share >= 0.15 && share <= 0.35).length >= accessoryShares.length / 2, `devices draw accessory sales: ${accessoryShares.map((share) => share.toFixed(2)).join(', ')}`);
-  const lotShares = PRODUCTS.map((keyword) => productNamed(keyword)).filter((product) => product.family === 'collectible').map((product) => product.shares.lot);
+  const lotShares = SIM_PRODUCTS.map((keyword) => productNamed(keyword)).filter((product) => product.family === 'collectible').map((product) => product.shares.lot);
   t.ok(lotShares.every((share) => share >= 0.08), `collectibles draw lots: ${lotShares.map((share) => share.toFixed(2)).join(', ')}`);
 });
 
@@ -247,7 +240,7 @@ t.test('clean single sales: prices around the product\'s own, within its spread,
     t.ok(Math.abs(trend - product.trend) < 4 * standardError, `${name}: over 90 days ${(trend * 100).toFixed(1)} % ± ${(standardError * 100).toFixed(1)} for a trend of ${(product.trend * 100).toFixed(1)} %`);
   }
   t.equal(newPrices.size, 6, 'each product its own price');
-  const prices = PRODUCTS.map((keyword) => productNamed(keyword).newPrice);
+  const prices = SIM_PRODUCTS.map((keyword) => productNamed(keyword).newPrice);
   t.ok(Math.min(...prices) < 10 && Math.max(...prices) > 1000, `from a few units (${Math.min(...prices).toFixed(2)}) to a couple of thousand (${Math.max(...prices).toFixed(2)})`);
 });
 
@@ -262,7 +255,7 @@ t.test('a price window shows only what lies in it: far below a device, its acces
 });
 
 t.test('naive statistics are wrong: the median of every listed price against the true median of clean single sales', async (t) => {
-  const table = PRODUCTS.map((keyword) => {
+  const table = SIM_PRODUCTS.map((keyword) => {
     const rows = soldRows('market.com', keyword);
     const naive = median(rows.map((row) => row.price));
     const clean = median(rows.filter(isClean).map((row) => row.truth.paidPrice));

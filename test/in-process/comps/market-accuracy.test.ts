@@ -11,6 +11,7 @@ import { loadSimConfig } from '@comps/market-sim/config';
 import { createSimApp } from '@comps/market-sim/http/create-app';
 import { searchUrlTruth, type TruthRow } from '@comps/market-sim/market-truth';
 import { SAMPLE_QUERY } from '../../helpers/listing-query.js';
+import { SIM_PRODUCTS } from '../../helpers/sim-products.js';
 
 // What the API says a thing sells for, against what the simulator's market knows it sold for: for
 // 32 products (popular devices that draw accessories, small collectibles that draw lots, ordinary
@@ -19,13 +20,6 @@ import { SAMPLE_QUERY } from '../../helpers/listing-query.js';
 // not for parts, no typo, at the price paid). The naive median of every returned price is shown
 // beside it: it must be clearly worse.
 
-const PRODUCTS = [
-  'nintendo switch oled', 'iphone 13', 'sony wh-1000xm4', 'ps5 console', 'airpods pro', 'macbook air m1', 'canon eos r6', 'dyson v11',
-  'samsung galaxy s21', 'gopro hero 10', 'kindle paperwhite', 'xbox series x', 'bose quietcomfort 45', 'apple watch series 7', 'dji mini 2',
-  'pokemon charizard card', 'hot wheels redline', 'lego minifigure', 'funko pop', 'vintage pyrex bowl', 'beanie baby', 'barbie doll 1990',
-  'topps baseball card', 'comic book spider-man', 'silver coin 1921', 'yugioh blue eyes', 'ceramic teapot', 'leather wallet', 'desk lamp',
-  'hiking boots', 'wool sweater', 'cast iron skillet',
-];
 const SITES: MarketSite[] = ['market.com', 'market.de', 'market.fr', 'market.it', 'market.es', 'market.co.uk'];
 const WITHIN = 0.05;
 
@@ -78,10 +72,10 @@ async function measure(product: string, site: MarketSite): Promise<Row> {
 const error = (value: number | null, truth: number) => (value === null ? Infinity : value / truth - 1);
 const percent = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)} %` : 'none').padStart(9);
 
-t.test(`the median unit price is within ${WITHIN * 100} % of the true median of clean single sales for at least 90 % of ${PRODUCTS.length} products; the naive median is clearly worse`, async (t) => {
+t.test(`the median unit price is within ${WITHIN * 100} % of the true median of clean single sales for at least 90 % of ${SIM_PRODUCTS.length} products; the naive median is clearly worse`, async (t) => {
   const rows: Row[] = [];
   // Each product on one site, the sites in turn: the same method in every language.
-  for (const [index, product] of PRODUCTS.entries()) rows.push(await measure(product, SITES[index % SITES.length]!));
+  for (const [index, product] of SIM_PRODUCTS.entries()) rows.push(await measure(product, SITES[index % SITES.length]!));
   t.strictSame(rows.filter((row) => row.returned === 0 || row.unknown > 0), [], 'every product returned listings, each one the simulator listed');
   const table = [
     'product                    site           returned counted     true      stats   error      naive   error',
