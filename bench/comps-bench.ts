@@ -90,6 +90,7 @@ async function jobStatsOver(rows: ListingRow[]): Promise<void> {
       await pageRequestId(db, jobId, page, `req_bench_${page}`);
       await insertNewItems(db, jobId, page, pageItems.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
     }
+    await db.updateTable('jobs').set({ itemsCollected: JOB_ITEMS - (JOB_ITEMS % 200) }).where('id', '=', jobId).execute();
     const row = (await findJob(db, jobId))!;
     // A cache that never holds anything: every run computes, as the first request after a page does.
     const uncached = () => new ExpiringMap<Awaited<ReturnType<typeof jobComps>>>(0, 1);

@@ -369,6 +369,8 @@ function readTitle(title: string): Title {
 
 /** The title as its site's language reads it: that language's lot words are lot words, the others' nothing. */
 function inLanguage(title: Title, language: vocabulary.TitleLanguage): Title {
+  // Nearly every title has no such word: it is read as it is.
+  if (!title.hits.some((hit) => hit.label.startsWith('lotWord:'))) return title;
   const own = LOT_WORD_IN[language];
   const hits = title.hits.flatMap((hit) => (hit.label === own ? [{ ...hit, label: 'lotWord' as const }] : hit.label.startsWith('lotWord:') ? [] : [hit]));
   return { ...title, hits };
