@@ -154,14 +154,26 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+type NpmStackOptions = { env?: Record<string, string>; output?: NpmStartOutput; waitUntilUp?: boolean };
+
 /**
  * Runs `npm start` itself, as an operator would, on free ports, the test database and a Redis key prefix of its own,
- * its output on a pipe (or in a file) that the test reads. Killed at teardown if the test left it running.
+ * its output on a pipe (or in a file) that the test reads. Killed at teardown if the test left it running. A port
+ * picked free can be taken before its service binds it (any outgoing connection may get it as its local port): such
+ * a start is tried again on new ports, up to three times.
  */
-export async function startNpmStack(
-  t: Teardown,
-  options: { env?: Record<string, string>; output?: NpmStartOutput; waitUntilUp?: boolean } = {},
-): Promise<NpmStack> {
+export async function startNpmStack(t: Teardown, options: NpmStackOptions = {}): Promise<NpmStack> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startNpmStackOnce(t, options);
+    } catch (error) {
+      const portTaken = error instanceof Error && /EADDRINUSE|address already in use/.test(error.message);
+      if (!portTaken || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise<NpmStack> {
   counter += 1;
   const logDir = path.join(ROOT_DIR, 'test', '.logs');
   mkdirSync(logDir, { recursive: true });

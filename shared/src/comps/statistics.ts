@@ -31,6 +31,9 @@ export interface ItemVerdict {
   excludedBecause: ExclusionReason | null;
 }
 
+/** Each reason's place in the order they apply. */
+const REASON_RANK = Object.fromEntries(EXCLUSION_REASONS.map((reason, rank) => [reason, rank])) as Record<ExclusionReason, number>;
+
 /** Fences need this many candidates; fewer, and nothing is an outlier. */
 const FENCE_MIN = 8;
 /** The median's interval needs this many counted. */
@@ -147,14 +150,15 @@ export function computeStats(items: readonly StatsItem[], options: StatsOptions)
   // Items no reason before `step` kept out: those the step itself is about (best offers, lots), counted or not.
   const reached = (step: ExclusionReason, index: number) => {
     const reason = reasons[index] ?? null;
-    return reason === null || EXCLUSION_REASONS.indexOf(reason) >= EXCLUSION_REASONS.indexOf(step);
+    return reason === null || REASON_RANK[reason] >= REASON_RANK[step];
   };
   const bestOffers = items.filter((item, index) => item.bestOfferAccepted && reached('bestOfferAccepted', index));
   const lots = items.filter((item, index) => item.kind === 'lot' && reached('lot', index));
   const sold = options.basis === 'sold';
   const dates = sold ? soldDatesOf(counted) : [];
 
-  const excluded = Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, reasons.filter((value) => value === reason).length])) as Stats['excluded'];
+  const excluded = Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, 0])) as Stats['excluded'];
+  for (const reason of reasons) if (reason !== null) excluded[reason] += 1;
   const stats: Stats = {
     basis: options.basis,
     currency,

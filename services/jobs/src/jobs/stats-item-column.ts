@@ -51,15 +51,19 @@ function moneyOf(value: number | null, currency: string | null) {
 
 function decodeStored(stored: Stored): StatsItem {
   const currency = stored[1];
+  const price = moneyOf(stored[0], currency);
+  // A single's unit price is its price, and with free shipping its landed price is too: one object
+  // for all three (a job decodes tens of thousands; nothing changes them).
+  const unitPrice = stored[7] === stored[0] ? price : moneyOf(stored[7], currency);
   return {
-    price: moneyOf(stored[0], currency),
+    price,
     priceRange: stored[2] === 1,
     looseMatch: stored[3] === 1,
     kind: stored[4],
     condition: stored[5],
     units: stored[6],
-    unitPrice: moneyOf(stored[7], currency),
-    landedUnitPrice: moneyOf(stored[8], currency),
+    unitPrice,
+    landedUnitPrice: stored[8] === stored[7] ? unitPrice : moneyOf(stored[8], currency),
     bestOfferAccepted: stored[9] === 1,
     buyingFormat: stored[10],
     soldDate: stored[11],
