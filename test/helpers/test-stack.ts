@@ -167,11 +167,13 @@ export async function startNpmStack(t: Teardown, options: NpmStackOptions = {}):
     try {
       return await startNpmStackOnce(t, options);
     } catch (error) {
-      const portTaken = error instanceof Error && /EADDRINUSE|address already in use/.test(error.message);
-      if (!portTaken || attempt === 3) throw error;
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
     }
   }
 }
+
+/** A start that failed because a port it was given was taken before its service bound it. */
+class PortTaken extends Error {}
 
 async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise<NpmStack> {
   counter += 1;
@@ -263,7 +265,15 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
     for (const [, name, pid] of output().matchAll(/^start: ([\w-]+) (?:ready|restarted) \(pid (\d+)/gm)) found.set(name!, Number(pid));
     return found;
   };
-  if (options.waitUntilUp ?? true) await waitForOutput(/^start: Comps API is up/m);
+  if (options.waitUntilUp ?? true) {
+    try {
+      await waitForOutput(/^start: Comps API is up/m);
+    } catch (error) {
+      // The whole output, not the error's tail: the stop that follows a failed start pushes the cause out of it.
+      if (/EADDRINUSE|address already in use/.test(output())) throw new PortTaken(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
   const typeCtrlC = () => {
     if (options.output !== 'terminal') throw new Error('typeCtrlC needs output: terminal');
     npm.stdin!.write('\x03');

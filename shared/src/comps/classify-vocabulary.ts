@@ -238,7 +238,7 @@ export const LOT_WORDS_BEFORE_SIZE: readonly string[] = ['lot', 'lotto', 'lote',
 export const SIZE_BEFORE_NUMBER: readonly string[] = [
   'lot of', 'lots of', 'job lot of', 'set of', 'bundle of', 'pack of',
   'lot de', 'set de', 'pack de',
-  'lotto di', 'lotto da', 'set di', 'set da',
+  'lotto di', 'lotto da', 'set di', 'set da', 'stock di', 'blocco di',
   'lote de', 'juego de',
 ];
 

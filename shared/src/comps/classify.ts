@@ -367,12 +367,21 @@ function readTitle(title: string): Title {
   return { plain: text.plain, starts: text.starts, ends: text.ends, ids: text.ids, hits: hitsOf(text, TITLE_PHRASES), figures };
 }
 
-/** The title as its site's language reads it: that language's lot words are lot words, the others' nothing. */
+/**
+ * The title as its site's language reads it: that language's own lot words are lot words where
+ * they say so (a number follows, "Stock 6 …", or "stock" opens the title), the others' nothing.
+ * Elsewhere they name other things: "Blocco motore" is an engine block, "scarico stock" a stock
+ * exhaust, and an English title on an Italian site may say "new old stock".
+ */
 function inLanguage(title: Title, language: vocabulary.TitleLanguage): Title {
   // Nearly every title has no such word: it is read as it is.
   if (!title.hits.some((hit) => hit.label.startsWith('lotWord:'))) return title;
   const own = LOT_WORD_IN[language];
-  const hits = title.hits.flatMap((hit) => (hit.label === own ? [{ ...hit, label: 'lotWord' as const }] : hit.label.startsWith('lotWord:') ? [] : [hit]));
+  const saysLot = (hit: Hit<Category>) => numberAt(title, hit.end) !== null || (hit.start === 0 && wordAt(title, hit.start) === 'stock');
+  const hits = title.hits.flatMap((hit) => {
+    if (!hit.label.startsWith('lotWord:')) return [hit];
+    return hit.label === own && saysLot(hit) ? [{ ...hit, label: 'lotWord' as const }] : [];
+  });
   return { ...title, hits };
 }
 

@@ -154,8 +154,13 @@ export async function createJob(deps: JobServiceDeps, input: CreateJobInput): Pr
       throw new AppError('service_unavailable', 'Another job of this workspace was being created at the same time; retry', { retryAfter: 1 });
     }
     deps.wake();
+    // The worker may have stored a page already (it was woken first): then the job is read as results are.
     const created = (await findJob(deps.db, jobId))!;
-    return { created: true, job: jobRecordOf(created, [], FIRST_ITEMS, emptyJobComps(created)) };
+    const job =
+      created.itemsCollected === 0
+        ? jobRecordOf(created, [], FIRST_ITEMS, emptyJobComps(created))
+        : await inSnapshot(deps, async (snapshot) => recordWithItems(snapshot, (await findJob(snapshot.db, jobId))!, FIRST_ITEMS));
+    return { created: true, job };
   } finally {
     await release().catch(() => undefined);
   }
