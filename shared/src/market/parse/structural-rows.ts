@@ -17,14 +17,14 @@ import type { MarketSite } from '../../contract/market-sites.js';
  */
 
 /** The listing id an element's link points to, if it is a link to a listing. */
-export function linkedItemId(element: Element): string | null {
+function linkedItemId(element: Element): string | null {
   if (element.name !== 'a') return null;
   const href = element.attribs.href;
   return href ? (ITEM_LINK.exec(href)?.[1] ?? null) : null;
 }
 
 /** Answers (suggestions, pagination) and hidden placeholders: their links are never results. */
-export function isOutsideResults(element: Element): boolean {
+function isOutsideResults(element: Element): boolean {
   return hasClass(element, 'srp-river-answer') || hasClass(element, 's-clipped');
 }
 
