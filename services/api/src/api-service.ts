@@ -17,6 +17,7 @@ import { PrincipalCache } from './auth/principal-cache.js';
 import type { ApiConfig } from './config.js';
 import { createApp } from './http/create-app.js';
 import { createInternalApp } from './http/create-internal-app.js';
+import { HistoryAwaitingCaller } from './history/history-awaiting-caller.js';
 import { IdempotencyStore } from './idempotency/idempotency-store.js';
 import { buildCapabilities } from './routes/service/get-capabilities.js';
 
@@ -53,6 +54,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   const accounts = overrides.accounts ?? createAccountsClient({ url: shared.accountsUrl, ...internal });
   const jobsHttp = { url: config.jobsUrl, ...internal };
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
+  const historyAwaitingCaller = new HistoryAwaitingCaller(accounts, history, logger, shared.historyFlushIntervalMs);
   const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();
@@ -76,6 +78,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
     rateLimiter,
     meter: metering.meter,
     history,
+    historyAwaitingCaller,
     stopping: stopping.signal,
     accounts,
     settlements: metering.settlements,
@@ -96,6 +99,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
       await directory.close();
       await closeRedis(subscriber, subscriberConnected);
       await metering.close();
+      await historyAwaitingCaller.close();
       await history.close();
       await internalAgent.close();
       await closeRedis(redis, redisConnected);

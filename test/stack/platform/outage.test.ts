@@ -77,7 +77,7 @@ t.test('with MariaDB stopped, authenticated requests fail fast with 503 and reco
 // Known gap (issue 15, item 6): under the full suite's load, the 503s of /requests answered during the Redis outages
 // sometimes never reach the history (the metered search and item always do): the entry of a route that fails before
 // its caller is resolved is not written. Marked todo until fixed, so that it is reported and does not hide the rest.
-t.test('the history of requests made during the outages is kept: every failure answered to a known key', { todo: 'issue 15 item 6: /requests failures during a Redis outage can miss the history under load' }, async (t) => {
+t.test('the history of requests made during the outages is kept: every failure answered to a known key', async (t) => {
   // The polls that waited for recovery (GET /usage) answered 503 some number of times; the other paths were asked a known number of times.
   const counted = ['/requests', '/v1/scrape', '/v1/item/{itemId}'];
   const failures = (entries: Array<{ status: number; path: string }>) => entries.filter((entry) => entry.status === 503 && counted.includes(entry.path)).map((entry) => entry.path).sort();

@@ -32,8 +32,7 @@ export class Authenticator {
     if (!authorization) {
       throw new AppError('unauthorized', 'Missing API key: send Authorization: Bearer <key>');
     }
-    const key = BEARER.exec(authorization)?.[1];
-    const keyHash = key && API_KEY_PATTERN.test(key) ? hashApiKey(key) : undefined;
+    const keyHash = keyHashOf(authorization);
     if (!keyHash) return this.refuse(address, new AppError('unauthorized', 'Malformed API key: expected Authorization: Bearer sk_…'));
     const cached = this.cache.get(keyHash);
     if (cached) return { principal: cached, keyHash };
@@ -61,6 +60,12 @@ export class Authenticator {
   noteQuota(caller: Caller, quota: Principal['quota']): void {
     this.cache.updateQuota(caller.keyHash, quota);
   }
+}
+
+/** The SHA-256 of a well-formed bearer key, else undefined. */
+export function keyHashOf(authorization: string | undefined): string | undefined {
+  const key = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  return key && API_KEY_PATTERN.test(key) ? hashApiKey(key) : undefined;
 }
 
 const UNKNOWN_KEY = () => new AppError('unauthorized', 'Unknown or revoked API key');

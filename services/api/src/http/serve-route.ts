@@ -13,7 +13,8 @@ import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
 import type { Meter } from '@comps/shared/metering/meter';
 import type { FixedWindowLimiter, WindowDecision } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
-import type { Authenticator, Caller } from '../auth/authenticate.js';
+import { keyHashOf, type Authenticator, type Caller } from '../auth/authenticate.js';
+import type { CallerlessRecord, HistoryAwaitingCaller } from '../history/history-awaiting-caller.js';
 import { idempotencyKeyOf } from '../idempotency/idempotency-key.js';
 import { requestFactsOf } from './request-facts.js';
 import { requestSignal } from './request-signal.js';
@@ -25,6 +26,8 @@ export interface ServeDeps {
   rateLimiter: FixedWindowLimiter;
   meter: Meter;
   history: HistorySink;
+  /** Entries of requests whose authentication itself could not be completed (an outage), recorded once the key is looked up. */
+  historyAwaitingCaller: Pick<HistoryAwaitingCaller, 'add'>;
   /** Aborts when the service stops; requests still running then are abandoned with its reason. */
   stopping: AbortSignal;
   logger: Logger;
@@ -230,15 +233,11 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
     const received = result.kind === 'sent' ? result.body !== null : await answer(result);
     if (result.kind === 'sent' && !received) ctx.state.notReceived = true;
     dispose();
-    // No workspace to give an entry to (the key was refused); a metered call's entry is the meter's; a
-    // stream of calls records each call.
-    if (!caller || metered || result.kind === 'sent' || (result.kind === 'stream' && result.ownEntries)) return;
+    // A metered call's entry is the meter's; a stream of calls records each call.
+    if (metered || result.kind === 'sent' || (result.kind === 'stream' && result.ownEntries)) return;
     const facts = requestFactsOf(route.facts, { query: ctx.query, body: rawBody });
-    deps.history.add({
+    const entry: CallerlessRecord = {
       requestId,
-      workspaceId: caller.principal.workspaceId,
-      apiKeyId: caller.principal.apiKeyId,
-      apiKeyPrefix: caller.principal.apiKeyPrefix,
       method: ctx.method,
       path: route.path,
       status: received ? statusOf(result) : 499,
@@ -249,6 +248,15 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
       hasKeyword: facts.hasKeyword,
       resultCount: result.kind === 'json' ? (result.resultCount ?? null) : null,
       jobId: result.kind === 'error' ? null : (result.jobId ?? null),
-    });
+    };
+    if (caller) {
+      const { workspaceId, apiKeyId, apiKeyPrefix } = caller.principal;
+      deps.history.add({ ...entry, workspaceId, apiKeyId, apiKeyPrefix });
+      return;
+    }
+    // Authentication could not finish (Redis or accounts was down): a well-formed key's workspace is
+    // looked up once accounts answers. A refused key (401, 429) has no workspace to give an entry to.
+    const keyHash = keyHashOf(ctx.get('authorization') || undefined);
+    if (keyHash && result.kind === 'error' && result.error.code === 'service_unavailable') deps.historyAwaitingCaller.add(keyHash, entry);
   };
 }
