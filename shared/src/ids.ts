@@ -50,6 +50,16 @@ export function newApiKeyId(): string {
   return `key_${ulid()}`;
 }
 
+/** `ts_` + ULID: a tracked search. */
+export function newTrackedSearchId(): string {
+  return `ts_${ulid()}`;
+}
+
+/** `run_` + ULID: a tracked search's run (sorts by the time it started). */
+export function newRunId(): string {
+  return `run_${nextUlid()}`;
+}
+
 /** A task's id (a ULID: tasks made at once still sort by time). */
 export function newTaskId(): string {
   return nextUlid();

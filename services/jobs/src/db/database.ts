@@ -2,6 +2,8 @@ import type { Generated, Selectable } from 'kysely';
 import type { JobResultType, JobStatus, JobStopReason } from '@comps/shared/contract/job';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import type { Kysely, Transaction } from 'kysely';
+import type { ConditionGroup } from '@comps/shared/contract/comps';
+import type { RunStatus, RunStopReason, RunTrigger, Schedule, TrackedSearchStatus } from '@comps/shared/contract/tracked-search';
 
 /** The jobs service's tables (its own migrations, in ./migrations). Names camelCase here, snake_case in MySQL. */
 export interface JobsTable {
@@ -81,16 +83,88 @@ export interface EventsTable {
   createdAt: Date;
 }
 
+/** Tracked searches (migrations 20261125100000 on). */
+export interface TrackedSearchesTable {
+  id: string;
+  workspaceId: string;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+  name: string;
+  status: TrackedSearchStatus;
+  pausedReason: string | null;
+  keyword: string;
+  marketSite: MarketSite;
+  /** JSON: the rest of the search (StoredTrackedQuery). */
+  query: string;
+  schedule: Schedule;
+  maxPagesPerRun: number;
+  nextRunAt: Date | null;
+  blockedRuns: Generated<number>;
+  lastRunId: string | null;
+  archiveSales: Generated<number>;
+  /** `YYYY-MM-DD` (dates are read as strings). */
+  firstSoldDate: string | null;
+  lastSoldDate: string | null;
+  createdAt: Date;
+}
+
+export interface TrackedSearchRunsTable {
+  id: string;
+  trackedSearchId: string;
+  workspaceId: string;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+  runTrigger: RunTrigger;
+  status: RunStatus;
+  stopReason: RunStopReason | null;
+  pagesFetched: Generated<number>;
+  pagesCharged: Generated<number>;
+  newSales: Generated<number>;
+  nextPage: Generated<number>;
+  attempts: Generated<number>;
+  errorCode: string | null;
+  errorMessage: string | null;
+  activeTrackedSearchId: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface TrackedSearchRunPagesTable {
+  runId: string;
+  page: number;
+  requestId: string;
+}
+
+export interface SoldArchiveTable {
+  trackedSearchId: string;
+  itemId: string;
+  workspaceId: string;
+  soldDate: string;
+  runId: string;
+  firstSeenAt: Date;
+  counted: number;
+  conditionGroup: ConditionGroup | null;
+  statsItem: string;
+  /** The listing item as the contract shapes it, JSON. */
+  item: string;
+}
+
 export interface JobsDatabase {
   jobs: JobsTable;
   jobPages: JobPagesTable;
   jobItems: JobItemsTable;
   tasks: TasksTable;
   events: EventsTable;
+  trackedSearches: TrackedSearchesTable;
+  trackedSearchRuns: TrackedSearchRunsTable;
+  trackedSearchRunPages: TrackedSearchRunPagesTable;
+  soldArchive: SoldArchiveTable;
 }
 
 export type JobsDb = Kysely<JobsDatabase>;
 export type JobsExecutor = JobsDb | Transaction<JobsDatabase>;
 export type JobRow = Selectable<JobsTable>;
 export type TaskRow = Selectable<TasksTable>;
+export type TrackedSearchRow = Selectable<TrackedSearchesTable>;
+export type RunRow = Selectable<TrackedSearchRunsTable>;
 

@@ -1,8 +1,28 @@
 import { z } from 'zod';
 import { jobCreateBodySchema, jobItemsWindowSchema, jobListSchema, jobRecordSchema } from '../../contract/job.js';
+import {
+  archiveStatsSchema,
+  runListSchema,
+  runSchema,
+  saleListSchema,
+  seriesIntervalSchema,
+  TRACKED_SEARCH_LIMITS,
+  trackedSearchCreateObject,
+  trackedSearchDeletedSchema,
+  trackedSearchIdSchema,
+  trackedSearchListSchema,
+  trackedSearchSchema,
+  trackedSearchUpdateObject,
+} from '../../contract/tracked-search.js';
+import { conditionGroupSchema } from '../../contract/comps.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency.js';
 import { workspaceIdSchema } from '../../ids.js';
 import { mutation, query } from '../procedure-contract.js';
+
+const ownedTrackedSearch = z.object({ workspaceId: workspaceIdSchema, trackedSearchId: trackedSearchIdSchema });
+const dateRange = { from: z.iso.date().optional(), to: z.iso.date().optional() };
+/** Who asks, for the history entries of the runs' pages. */
+const caller = { apiKeyId: z.string().max(32).nullable(), apiKeyPrefix: z.string().max(16).nullable() };
 
 const ownedJob = z.object({ workspaceId: workspaceIdSchema, jobId: z.uuid() });
 
@@ -26,5 +46,28 @@ export const jobsContract = {
     get: query(ownedJob.extend(jobItemsWindowSchema.shape), jobRecordSchema),
     list: query(z.object({ workspaceId: workspaceIdSchema }), jobListSchema),
     cancel: mutation(ownedJob, jobRecordSchema),
+  },
+  /** A tracked search of another workspace is `tracked_search_not_found`, as a missing one. */
+  trackedSearches: {
+    /** `limit`: the workspace plan's number of tracked searches (409 `tracked_search_limit` at it). */
+    create: mutation(z.object({ workspaceId: workspaceIdSchema, ...caller, limit: z.number().int().min(0), body: trackedSearchCreateObject }), trackedSearchSchema),
+    list: query(z.object({ workspaceId: workspaceIdSchema }), trackedSearchListSchema),
+    get: query(ownedTrackedSearch, trackedSearchSchema),
+    update: mutation(ownedTrackedSearch.extend({ changes: trackedSearchUpdateObject }), trackedSearchSchema),
+    delete: mutation(ownedTrackedSearch, trackedSearchDeletedSchema),
+    /** 409 `run_in_progress` when one runs. */
+    runNow: mutation(ownedTrackedSearch.extend(caller), runSchema),
+    runs: query(ownedTrackedSearch, runListSchema),
+    sales: query(
+      ownedTrackedSearch.extend({
+        ...dateRange,
+        condition: conditionGroupSchema.optional(),
+        counted: z.boolean().optional(),
+        limit: z.number().int().min(TRACKED_SEARCH_LIMITS.sales.min).max(TRACKED_SEARCH_LIMITS.sales.max),
+        cursor: z.string().max(200).optional(),
+      }),
+      saleListSchema,
+    ),
+    stats: query(ownedTrackedSearch.extend({ ...dateRange, interval: seriesIntervalSchema }), archiveStatsSchema),
   },
 } as const;
