@@ -16,6 +16,9 @@ const jobsEnvSchema = z
     JOBS_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     JOBS_RETRY_BACKOFF_MS: envPositiveInt(1000),
     JOBS_PURGE_INTERVAL_MS: envPositiveInt(60_000),
+    TRACKED_SCHEDULER_INTERVAL_MS: envPositiveInt(10_000),
+    ARCHIVE_RETENTION_DAYS: envPositiveInt(1095),
+    ARCHIVE_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
     // Accounts' upkeep, run once across the jobs processes on the task runner (they were accounts' own settings).
     QUOTA_SWEEP_INTERVAL_MS: envPositiveInt(10_000),
     HISTORY_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
@@ -41,7 +44,10 @@ const jobsEnvSchema = z
       purgeJobsMs: env.JOBS_PURGE_INTERVAL_MS,
       releaseReservationsMs: env.QUOTA_SWEEP_INTERVAL_MS,
       purgeAccountsMs: env.HISTORY_PURGE_INTERVAL_MS,
+      scheduleTrackedSearchesMs: env.TRACKED_SCHEDULER_INTERVAL_MS,
+      purgeArchiveMs: env.ARCHIVE_PURGE_INTERVAL_MS,
     },
+    archiveRetentionDays: env.ARCHIVE_RETENTION_DAYS,
     metering: meteringConfigFrom(env),
   }));
 

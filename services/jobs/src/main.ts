@@ -1,11 +1,12 @@
 import { Agent } from 'undici';
-import { accountsQuotaLedger, createAccountsClient, workspaceConcurrency } from '@comps/shared/internal/accounts/accounts-client';
+import { accountsQuotaLedger, createAccountsClient, workspaceConcurrency, workspacePlans } from '@comps/shared/internal/accounts/accounts-client';
 import { HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { createDb } from '@comps/shared/db/create-db';
 import { migrateToLatest } from '@comps/shared/db/migrate';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
+import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
@@ -19,6 +20,9 @@ import { createJobWakeup } from './jobs/job-wakeup.js';
 import type { JobServiceDeps } from './jobs/job-service.js';
 import { periodicTasks } from './periodic-tasks.js';
 import { TaskRunner } from './tasks/task-runner.js';
+import { archiveDeletionHandler } from './tracked/purge-archive.js';
+import { RunHandler } from './tracked/run-handler.js';
+import type { TrackedSearchDeps } from './tracked/tracked-search-service.js';
 import { ScrapeJobHandler } from './worker/scrape-job-handler.js';
 
 /** Work in flight at shutdown (pages) gets this long to finish (and be charged) before it is put back. */
@@ -42,7 +46,9 @@ async function main(): Promise<void> {
   const runner = new TaskRunner({ db, logger, now, random: Math.random }, config.runner);
   const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
   runner.handle(scrapeJobs);
-  for (const task of periodicTasks({ db, accounts, logger }, config.intervals)) runner.every(task);
+  const rateLimiter = new FixedWindowLimiter(redis, `${shared.redisKeyPrefix}rate:`);
+  runner.handle(new RunHandler({ db, meter: metering.meter, planOf: workspacePlans(accounts), rateLimiter, logger, now, random: Math.random }, config.scrapeJobs.retry));
+  runner.handle(archiveDeletionHandler(db));
   const background = new TaskTracker((error) => logger.warn({ err: String(error) }, 'job wake-up not published; other processes see the job at their next poll'));
   const wakeup = createJobWakeup(redis, shared.redisUrl, `${shared.redisKeyPrefix}jobs:wake`, () => runner.wake(), logger);
   const jobs: JobServiceDeps = {
@@ -58,8 +64,10 @@ async function main(): Promise<void> {
     // A minute, for a few dozen jobs: results polled while a job runs, then read again once it ended.
     compsCache: new ExpiringMap(60_000, 50),
   };
+  const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake };
+  for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake }, config.intervals)) runner.every(task);
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp({ jobs, tracked, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },

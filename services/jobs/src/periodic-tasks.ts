@@ -4,21 +4,54 @@ import type { JobsDb } from './db/database.js';
 import { purgeEvents } from './events/purge-events.js';
 import { purgeExpiredJobs } from './jobs/purge-expired-jobs.js';
 import type { PeriodicTask } from './tasks/task-runner.js';
+import { purgeArchive } from './tracked/purge-archive.js';
+import { scheduleDueRuns } from './tracked/schedule-due-runs.js';
 
 export interface PeriodicIntervals {
   purgeJobsMs: number;
   releaseReservationsMs: number;
   purgeAccountsMs: number;
+  scheduleTrackedSearchesMs: number;
+  purgeArchiveMs: number;
+}
+
+export interface PeriodicDeps {
+  db: JobsDb;
+  accounts: AccountsClient;
+  logger: Logger;
+  random: () => number;
+  archiveRetentionDays: number;
+  /** Runs were started: look for work now. */
+  wake: () => void;
 }
 
 /**
- * The deployment's periodic upkeep, each run once per period whatever the number of jobs processes
- * (they are tasks): jobs past retention and old events here; accounts' expired reservations and its
+ * The deployment's periodic work, each run once per period whatever the number of jobs processes
+ * (they are tasks): the runs of due tracked searches; jobs, archived sales and old events past retention here; accounts' expired reservations and its
  * history, sessions and settled reservations past retention through accounts' own procedures.
  */
-export function periodicTasks(deps: { db: JobsDb; accounts: AccountsClient; logger: Logger }, intervals: PeriodicIntervals): PeriodicTask[] {
+export function periodicTasks(deps: PeriodicDeps, intervals: PeriodicIntervals): PeriodicTask[] {
   const { db, accounts, logger } = deps;
   return [
+    {
+      name: 'schedule-tracked-searches',
+      intervalMs: intervals.scheduleTrackedSearchesMs,
+      run: async (now) => {
+        const started = await scheduleDueRuns(db, now, deps.random);
+        if (started > 0) {
+          logger.info({ started }, 'started the runs of tracked searches that were due');
+          deps.wake();
+        }
+      },
+    },
+    {
+      name: 'purge-archive',
+      intervalMs: intervals.purgeArchiveMs,
+      run: async (now, signal) => {
+        const deleted = await purgeArchive(db, now, deps.archiveRetentionDays, signal);
+        if (deleted > 0) logger.info({ deleted }, 'deleted archived sales past retention');
+      },
+    },
     {
       name: 'purge-expired-jobs',
       intervalMs: intervals.purgeJobsMs,

@@ -4,11 +4,21 @@ import { cancelJob } from './procedures/cancel-job.js';
 import { createJob } from './procedures/create-job.js';
 import { getJob } from './procedures/get-job.js';
 import { listJobs } from './procedures/list-jobs.js';
+import { createTrackedSearchProcedure } from './procedures/tracked-searches/create-tracked-search.js';
+import { listTrackedSearchesProcedure } from './procedures/tracked-searches/list-tracked-searches.js';
+import { getTrackedSearchProcedure } from './procedures/tracked-searches/get-tracked-search.js';
+import { updateTrackedSearchProcedure } from './procedures/tracked-searches/update-tracked-search.js';
+import { deleteTrackedSearchProcedure } from './procedures/tracked-searches/delete-tracked-search.js';
+import { runTrackedSearchProcedure } from './procedures/tracked-searches/run-tracked-search.js';
+import { listRunsProcedure } from './procedures/tracked-searches/list-runs.js';
+import { listSalesProcedure } from './procedures/tracked-searches/list-sales.js';
+import { getArchiveStatsProcedure } from './procedures/tracked-searches/get-archive-stats.js';
 import { router } from './trpc.js';
 
 /** The procedures of `jobsContract` (shared/src/internal/jobs), which the api and the dashboard call. */
 export const jobsRouter = router({
   jobs: router({ create: createJob, get: getJob, list: listJobs, cancel: cancelJob }),
+  trackedSearches: router({ create: createTrackedSearchProcedure, list: listTrackedSearchesProcedure, get: getTrackedSearchProcedure, update: updateTrackedSearchProcedure, delete: deleteTrackedSearchProcedure, runNow: runTrackedSearchProcedure, runs: listRunsProcedure, sales: listSalesProcedure, stats: getArchiveStatsProcedure }),
 });
 
 assertImplements(jobsRouter, jobsContract, 'jobs');

@@ -1,9 +1,11 @@
 import type { Logger } from '@comps/shared/logging/create-logger';
 import { createInternalTrpc } from '@comps/shared/internal/internal-trpc';
 import type { JobServiceDeps } from '../jobs/job-service.js';
+import type { TrackedSearchDeps } from '../tracked/tracked-search-service.js';
 
 export interface JobsContext {
   jobs: JobServiceDeps;
+  tracked: TrackedSearchDeps;
   logger: Logger;
 }
 

@@ -1,3 +1,4 @@
+import type { EffectivePlan } from '../../contract/usage.js';
 import type { QuotaLedger } from '../../metering/quota-ledger.js';
 import { ExpiringMap } from '../../runtime/expiring-map.js';
 import { createInternalClient, type InternalClientOptions } from '../internal-client.js';
@@ -27,14 +28,20 @@ export function accountsQuotaLedger(client: AccountsClient): QuotaLedger {
 const CONCURRENCY_TTL_MS = 5000;
 const MAX_CACHED_WORKSPACES = 10_000;
 
-/** A workspace's concurrency (its plan's, with the operator's overrides), cached a few seconds: background work asks once per call. */
-export function workspaceConcurrency(client: AccountsClient, now: () => number = Date.now): (workspaceId: string) => Promise<number> {
-  const cache = new ExpiringMap<number>(CONCURRENCY_TTL_MS, MAX_CACHED_WORKSPACES);
+/** A workspace's limits in force (its plan's, with the operator's overrides), cached a few seconds: background work asks once per call. */
+export function workspacePlans(client: AccountsClient, now: () => number = Date.now): (workspaceId: string) => Promise<EffectivePlan> {
+  const cache = new ExpiringMap<EffectivePlan>(CONCURRENCY_TTL_MS, MAX_CACHED_WORKSPACES);
   return async (workspaceId) => {
     const cached = cache.get(workspaceId, now());
     if (cached) return cached.value;
     const { plan } = await client.workspaces.get.query({ workspaceId });
-    cache.set(workspaceId, plan.concurrency, now());
-    return plan.concurrency;
+    cache.set(workspaceId, plan, now());
+    return plan;
   };
+}
+
+/** A workspace's concurrency (its plan's, with the operator's overrides), cached a few seconds. */
+export function workspaceConcurrency(client: AccountsClient, now: () => number = Date.now): (workspaceId: string) => Promise<number> {
+  const plans = workspacePlans(client, now);
+  return async (workspaceId) => (await plans(workspaceId)).concurrency;
 }

@@ -1,0 +1,47 @@
+import type { SeriesEntry, SeriesInterval } from '@comps/shared/contract/tracked-search';
+import { roundToMinorUnit } from '@comps/shared/contract/money';
+import { percentile, type ItemVerdict, type StatsItem } from '@comps/shared/comps/statistics';
+
+const DAY_MS = 86_400_000;
+/** Figures of an interval need this many counted sales (as the daily figures of a collection). */
+const FIGURES_FROM = 3;
+
+/** The first day of the interval holding `date` (`YYYY-MM-DD`): the day, its week's Monday, or its month's first day. */
+export function intervalStart(date: string, interval: SeriesInterval): string {
+  if (interval === 'day') return date;
+  if (interval === 'month') return `${date.slice(0, 8)}01`;
+  const time = Date.parse(`${date}T00:00:00.000Z`);
+  // getUTCDay: Sunday 0 … Saturday 6; a week starts on Monday (ISO 8601).
+  const sinceMonday = (new Date(time).getUTCDay() + 6) % 7;
+  return new Date(time - sinceMonday * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The series of a tracked search's statistics: one entry per interval that has at least one counted
+ * sale, oldest first, with the median and quartiles of the counted sales' unit prices (null below 3).
+ * `verdicts` are the statistics' verdicts over the same items, so a sale counts here exactly when it
+ * counts in the period's `stats`; figures are rounded to the minor unit of the statistics' currency.
+ * Sales without a date are not in the series.
+ */
+export function archiveSeries(items: readonly StatsItem[], verdicts: readonly ItemVerdict[], interval: SeriesInterval, currency: string | null): SeriesEntry[] {
+  const round = (value: number) => (currency ? roundToMinorUnit(value, currency) : value);
+  const groups = new Map<string, number[]>();
+  items.forEach((item, index) => {
+    if (!verdicts[index]?.counted || item.soldDate === null || item.unitPrice === null) return;
+    const start = intervalStart(item.soldDate, interval);
+    const prices = groups.get(start);
+    if (prices) prices.push(item.unitPrice.value);
+    else groups.set(start, [item.unitPrice.value]);
+  });
+  return [...groups.keys()].sort().map((start) => {
+    const prices = groups.get(start)!.sort((a, b) => a - b);
+    const figures = prices.length >= FIGURES_FROM;
+    return {
+      start,
+      counted: prices.length,
+      median: figures ? round(percentile(prices, 0.5)) : null,
+      p25: figures ? round(percentile(prices, 0.25)) : null,
+      p75: figures ? round(percentile(prices, 0.75)) : null,
+    };
+  });
+}

@@ -1,0 +1,33 @@
+import { withTransaction } from '@comps/shared/db/with-transaction';
+import type { JobsDb } from '../db/database.js';
+import { findRunningRun } from './run-repository.js';
+import { nextRunAfter } from './schedule.js';
+import { startRun } from './tracked-search-service.js';
+import { claimDueTrackedSearches, updateTrackedSearch } from './tracked-search-repository.js';
+
+const BATCH = 100;
+
+/**
+ * Starts the runs of the tracked searches that are due, once across any number of jobs processes:
+ * each due one is claimed (FOR UPDATE SKIP LOCKED) by one transaction, which starts its run and
+ * sets its next run time from now (plus jitter). A stack that was down therefore runs each missed
+ * tracked search once, not once per missed slot; one whose run is still going only gets its next
+ * time. Returns how many runs it started.
+ */
+export async function scheduleDueRuns(db: JobsDb, now: Date, random: () => number): Promise<number> {
+  let started = 0;
+  for (;;) {
+    const claimed = await withTransaction(db, async (trx) => {
+      const due = await claimDueTrackedSearches(trx, now, BATCH);
+      for (const search of due) {
+        if (!(await findRunningRun(trx, search.id))) {
+          await startRun(trx, search, 'schedule', search, now);
+          started += 1;
+        }
+        await updateTrackedSearch(trx, search.id, { nextRunAt: nextRunAfter(search.schedule, now, random) });
+      }
+      return due.length;
+    });
+    if (claimed < BATCH) return started;
+  }
+}

@@ -1,0 +1,75 @@
+import type { IncludableReason } from '@comps/shared/contract/comps';
+import type { ErrorCode } from '@comps/shared/contract/error-codes';
+import { listingQueryOf, type ListingQuery } from '@comps/shared/contract/listing';
+import { TRACKED_SEARCH_LIMITS, trackedSearchLinks, type Run, type TrackedQuery, type TrackedSearch } from '@comps/shared/contract/tracked-search';
+import type { RunRow, TrackedSearchRow } from '../db/database.js';
+
+/** The part of the search kept as JSON in `tracked_searches.query` (the keyword and site have columns). */
+export type StoredQuery = Omit<TrackedQuery, 'keyword' | 'marketSite'>;
+
+export function storedQueryOf(row: Pick<TrackedSearchRow, 'query'>): StoredQuery {
+  return JSON.parse(row.query) as StoredQuery;
+}
+
+export function trackedQueryOf(row: TrackedSearchRow): TrackedQuery {
+  return { keyword: row.keyword, marketSite: row.marketSite, ...storedQueryOf(row) };
+}
+
+/** The reasons the tracked search's statistics count anyway. */
+export function statsIncludeOfTracked(row: TrackedSearchRow): IncludableReason[] {
+  return storedQueryOf(row).statsInclude;
+}
+
+/** The sold search a run fetches, page by page: always sold, sorted `endedRecently`, 200 a page. */
+export function runPageQuery(row: TrackedSearchRow, page: number): ListingQuery {
+  const stored = storedQueryOf(row);
+  return listingQueryOf({
+    keyword: row.keyword,
+    marketSite: row.marketSite,
+    categoryId: stored.categoryId,
+    page,
+    count: TRACKED_SEARCH_LIMITS.pageSize,
+    sold: true,
+    itemCondition: stored.itemCondition,
+    sortOrder: 'endedRecently',
+    minPrice: stored.minPrice,
+    maxPrice: stored.maxPrice,
+    buyingFormat: stored.buyingFormat,
+    exactMatch: stored.exactMatch,
+    statsInclude: stored.statsInclude,
+  });
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function runOf(row: RunRow): Run {
+  return {
+    runId: row.id,
+    trigger: row.runTrigger,
+    status: row.status,
+    stopReason: row.stopReason,
+    pagesFetched: row.pagesFetched,
+    pagesCharged: row.pagesCharged,
+    newSales: row.newSales,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: iso(row.finishedAt),
+    error: row.errorCode ? { code: row.errorCode as ErrorCode, error: row.errorMessage ?? '' } : null,
+  };
+}
+
+export function trackedSearchOf(row: TrackedSearchRow, lastRun: RunRow | undefined): TrackedSearch {
+  return {
+    trackedSearchId: row.id,
+    name: row.name,
+    status: row.status,
+    pausedReason: row.pausedReason,
+    query: trackedQueryOf(row),
+    schedule: row.schedule,
+    maxPagesPerRun: row.maxPagesPerRun,
+    createdAt: row.createdAt.toISOString(),
+    nextRunAt: iso(row.nextRunAt),
+    lastRun: lastRun ? runOf(lastRun) : null,
+    archive: { sales: row.archiveSales, firstSoldDate: row.firstSoldDate, lastSoldDate: row.lastSoldDate },
+    links: trackedSearchLinks(row.id),
+  };
+}
