@@ -70,5 +70,5 @@ export function createInternalTrpc<Context extends { logger: Logger }>() {
     return result;
   });
 
-  return { router: t.router, procedure };
+  return { router: t.router, procedure, createCallerFactory: t.createCallerFactory };
 }

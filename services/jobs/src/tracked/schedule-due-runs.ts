@@ -17,17 +17,20 @@ const BATCH = 100;
 export async function scheduleDueRuns(db: JobsDb, now: Date, random: () => number): Promise<number> {
   let started = 0;
   for (;;) {
-    const claimed = await withTransaction(db, async (trx) => {
+    // Counted from what the transaction returns: one retried after a deadlock starts its runs once.
+    const batch = await withTransaction(db, async (trx) => {
       const due = await claimDueTrackedSearches(trx, now, BATCH);
+      let runs = 0;
       for (const search of due) {
         if (!(await findRunningRun(trx, search.id))) {
           await startRun(trx, search, 'schedule', search, now);
-          started += 1;
+          runs += 1;
         }
         await updateTrackedSearch(trx, search.id, { nextRunAt: nextRunAfter(search.schedule, now, random) });
       }
-      return due.length;
+      return { claimed: due.length, runs };
     });
-    if (claimed < BATCH) return started;
+    started += batch.runs;
+    if (batch.claimed < BATCH) return started;
   }
 }

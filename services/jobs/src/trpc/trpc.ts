@@ -9,4 +9,4 @@ export interface JobsContext {
   logger: Logger;
 }
 
-export const { router, procedure } = createInternalTrpc<JobsContext>();
+export const { router, procedure, createCallerFactory } = createInternalTrpc<JobsContext>();
