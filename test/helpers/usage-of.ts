@@ -17,6 +17,7 @@ export interface HistoryView {
   marketSite: string | null;
   keyword: string | null;
   resultCount: number | null;
+  jobId: string | null;
 }
 
 /**
@@ -36,4 +37,15 @@ export async function historyOf(stack: AccountsAddress, workspaceId: string, cou
     const page = await accountsClient(stack).history.list.query({ workspaceId, limit: 100 });
     return page.entries.length >= count ? (page.entries as HistoryView[]) : undefined;
   }, { timeoutMs: 8000 });
+}
+
+/** Every entry of the workspace's history, newest first (read page by page). */
+export async function wholeHistoryOf(stack: AccountsAddress, workspaceId: string): Promise<HistoryView[]> {
+  const entries: HistoryView[] = [];
+  for (let before: string | null | undefined; before !== null; ) {
+    const page = await accountsClient(stack).history.list.query({ workspaceId, limit: 100, ...(before ? { beforeRequestId: before } : {}) });
+    entries.push(...(page.entries as HistoryView[]));
+    before = page.continueBefore;
+  }
+  return entries;
 }
