@@ -15,16 +15,17 @@ export interface TestWorkspace {
 /** A workspace of the test's own, with optional limit overrides. */
 export async function createWorkspace(
   stack: { accountsInternalUrl: string; internalToken: string },
-  options: { plan?: PlanId; quota?: number; rate?: number; concurrency?: number; name?: string } = {},
+  options: { plan?: PlanId; quota?: number; rate?: number; concurrency?: number; trackedSearches?: number; name?: string } = {},
 ): Promise<TestWorkspace> {
   const client = accountsClient(stack);
   const created = await client.workspaces.create.mutate({ name: options.name ?? 'test', planId: options.plan ?? 'starter' });
-  if (options.quota !== undefined || options.rate !== undefined || options.concurrency !== undefined) {
+  if (options.quota !== undefined || options.rate !== undefined || options.concurrency !== undefined || options.trackedSearches !== undefined) {
     await client.workspaces.setLimits.mutate({
       workspaceId: created.workspaceId,
       ...(options.quota !== undefined ? { monthlyQuota: options.quota } : {}),
       ...(options.rate !== undefined ? { rateLimit: options.rate } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.trackedSearches !== undefined ? { trackedSearches: options.trackedSearches } : {}),
     });
   }
   return { workspaceId: created.workspaceId, apiKey: created.apiKey.key };

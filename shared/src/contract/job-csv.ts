@@ -1,13 +1,16 @@
 import type { JobItem } from './job.js';
+import type { ListingItem } from './listing.js';
+import type { Sale } from './tracked-search.js';
 
 type Cell = string | number | boolean | null;
+type Column<T> = readonly [name: string, cell: (row: T) => Cell];
 
 /**
- * The job CSV's columns, in the contract's order, each with how its cell is read from an item: the
- * one definition the CSV writer and the API reference both use (contract, "Jobs").
+ * The columns of a listing CSV after its first, in the contract's order, each with how its cell is
+ * read from an item: the one definition the CSV writers and the API reference all use (contract,
+ * "Jobs"; a tracked search's sales CSV has the job CSV's columns with `firstSeenAt` for `page`).
  */
-const COLUMNS: ReadonlyArray<readonly [name: string, cell: (item: JobItem) => Cell]> = [
-  ['page', (item) => item.page],
+const ITEM_COLUMNS: ReadonlyArray<Column<ListingItem>> = [
   ['itemId', (item) => item.itemId],
   ['title', (item) => item.title],
   ['url', (item) => item.url],
@@ -33,7 +36,8 @@ const COLUMNS: ReadonlyArray<readonly [name: string, cell: (item: JobItem) => Ce
   ['excludedBecause', (item) => item.comps.excludedBecause],
 ];
 
-export const CSV_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+const JOB_COLUMNS: ReadonlyArray<Column<JobItem>> = [['page', (item) => item.page], ...ITEM_COLUMNS];
+const SALE_COLUMNS: ReadonlyArray<Column<Sale>> = [['firstSeenAt', (sale) => sale.firstSeenAt], ...ITEM_COLUMNS];
 
 /** What a spreadsheet would run as a formula when a cell starts with it. */
 const FORMULA_START = /^[=+\-@]/;
@@ -49,8 +53,19 @@ export function csvField(value: string | number | boolean | null | undefined): s
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
+const namesOf = <T>(columns: ReadonlyArray<Column<T>>): readonly string[] => columns.map(([name]) => name);
+const rowOf = <T>(columns: ReadonlyArray<Column<T>>, row: T): string => `${columns.map(([, cell]) => csvField(cell(row))).join(',')}\r\n`;
 
+/** A job's CSV (`GET /v1/scrape/max/{jobId}/download.csv`). */
+export const CSV_COLUMNS = namesOf(JOB_COLUMNS);
+export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 export function csvRow(item: JobItem): string {
-  return `${COLUMNS.map(([, cell]) => csvField(cell(item))).join(',')}\r\n`;
+  return rowOf(JOB_COLUMNS, item);
+}
+
+/** A tracked search's sales CSV (`GET /v1/tracked-searches/{trackedSearchId}/sales.csv`). */
+export const SALES_CSV_COLUMNS = namesOf(SALE_COLUMNS);
+export const SALES_CSV_HEADER = `${SALES_CSV_COLUMNS.join(',')}\r\n`;
+export function saleCsvRow(sale: Sale): string {
+  return rowOf(SALE_COLUMNS, sale);
 }

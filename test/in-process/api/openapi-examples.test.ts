@@ -18,7 +18,7 @@ for (const operation of ROUTES) {
       const parsed = success.safeParse(example.response);
       t.ok(parsed.success, `the example answer is a valid success body: ${parsed.success ? '' : JSON.stringify(parsed.error.issues.slice(0, 3))}`);
     } else if (operation.success.contentType?.startsWith('text/csv')) {
-      t.match(example.response, /^page,itemId,title,url,soldDate,/, 'the example CSV starts with the header row');
+      t.match(example.response, /^(page|firstSeenAt),itemId,title,url,soldDate,/, 'the example CSV starts with the header row');
     } else if (operation.success.contentType?.startsWith('text/event-stream')) {
       const schemas: Record<string, z.ZodType> = { progress: bulkProgressEventSchema, result: bulkResultEventSchema, error: bulkErrorEventSchema, complete: bulkCompleteEventSchema };
       const events = String(example.response).trim().split('\n\n').map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)])));

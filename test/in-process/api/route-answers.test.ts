@@ -73,7 +73,7 @@ async function whileAnotherRuns(route: { method: string; path: string }, first: 
 // The key most provocations use: a rate no run of this file reaches.
 const { apiKey: key } = await createWorkspace(stack, { rate: 100_000 });
 const itemId = ((await request(apis.plain.baseUrl, '/v1/scrape?keyword=desk+lamp&count=1', { apiKey: key })).body as { items: Array<{ itemId: string }> }).items[0]!.itemId;
-const fresh = async (limits: { quota?: number; rate?: number; concurrency?: number } = {}) => (await createWorkspace(stack, limits)).apiKey;
+const fresh = async (limits: { quota?: number; rate?: number; concurrency?: number; trackedSearches?: number } = {}) => (await createWorkspace(stack, limits)).apiKey;
 
 /** What every API-key route answers, whatever it does. */
 async function common(route: { method: string; path: string }): Promise<string[]> {
@@ -130,6 +130,25 @@ async function jobOf(apiKey: string): Promise<string> {
 }
 
 const UNKNOWN_JOB = '00000000-0000-4000-8000-000000000000';
+
+const TRACKED_SEARCH = { keyword: 'desk lamp', maxPagesPerRun: 1 };
+/** Well-formed, and never issued. */
+const UNKNOWN_TRACKED_SEARCH = `ts_${'0'.repeat(26)}`;
+
+async function trackedSearchOf(apiKey: string): Promise<string> {
+  const created = await request(apis.plain.baseUrl, '/v1/tracked-searches', { method: 'POST', apiKey, body: TRACKED_SEARCH });
+  return (created.body as { trackedSearchId: string }).trackedSearchId;
+}
+
+/** What every route of one tracked search answers: the common answers, a malformed id, an unknown one (`body` when the route needs one to get that far). */
+async function ofOneTrackedSearch(route: { method: string; path: string }, body?: unknown): Promise<string[]> {
+  const at = (id: string) => route.path.replace('{trackedSearchId}', id);
+  return [
+    ...(await common({ ...route, path: at(UNKNOWN_TRACKED_SEARCH) })),
+    await answerOf(route, { key, path: at('ts_123'), ...(body === undefined ? {} : { body }) }),
+    await answerOf(route, { key, path: at(UNKNOWN_TRACKED_SEARCH), ...(body === undefined ? {} : { body }) }),
+  ];
+}
 
 const routes: Array<{ method: string; path: string; provoke: (route: { method: string; path: string }) => Promise<string[]> }> = [
   ...['/v1/scrape', '/public/scrape', '/partner/scrape-market'].map((path) => ({
@@ -234,6 +253,44 @@ const routes: Array<{ method: string; path: string; provoke: (route: { method: s
         await answerOf(route, { key, path: `/v1/scrape/max/${UNKNOWN_JOB}` }),
         await answerOf(route, { key: owner, path: `/v1/scrape/max/${ended}` }),
       ];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/tracked-searches',
+    provoke: async (route) => {
+      const full = await fresh({ trackedSearches: 1 });
+      await trackedSearchOf(full);
+      return [
+        ...(await common(route)),
+        ...(await jsonBody(route)),
+        await answerOf(route, { key: full, body: TRACKED_SEARCH }),
+        await answerOf(route, { api: 'gateClosed', key, body: TRACKED_SEARCH }),
+        await answerOf(route, { api: 'oneSite', key, body: { ...TRACKED_SEARCH, marketSite: 'market.de' } }),
+      ];
+    },
+  },
+  { method: 'GET', path: '/v1/tracked-searches', provoke: (route) => common(route) },
+  ...(['/v1/tracked-searches/{trackedSearchId}', '/v1/tracked-searches/{trackedSearchId}/runs', '/v1/tracked-searches/{trackedSearchId}/sales', '/v1/tracked-searches/{trackedSearchId}/sales.csv', '/v1/tracked-searches/{trackedSearchId}/stats'] as const).map(
+    (path) => ({ method: 'GET', path, provoke: (route: { method: string; path: string }) => ofOneTrackedSearch(route) }),
+  ),
+  { method: 'DELETE', path: '/v1/tracked-searches/{trackedSearchId}', provoke: (route) => ofOneTrackedSearch(route) },
+  {
+    method: 'PATCH',
+    path: '/v1/tracked-searches/{trackedSearchId}',
+    provoke: async (route) => [
+      ...(await ofOneTrackedSearch(route, { name: 'renamed' })),
+      ...(await jsonBody({ ...route, path: route.path.replace('{trackedSearchId}', UNKNOWN_TRACKED_SEARCH) })),
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/v1/tracked-searches/{trackedSearchId}/runs',
+    provoke: async (route) => {
+      const owner = await fresh();
+      const runs = { ...route, path: route.path.replace('{trackedSearchId}', await trackedSearchOf(owner)) };
+      // The run its creation started, or the first of these, is still running (no worker runs it here): the second is refused.
+      return [...(await ofOneTrackedSearch(route)), await answerOf(runs, { key: owner }), await answerOf(runs, { key: owner })];
     },
   },
   {

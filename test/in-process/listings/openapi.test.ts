@@ -27,6 +27,7 @@ t.test('it documents exactly the public routes that exist', async (t) => {
   const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
   t.strictSame(documented.sort(), [
     'DELETE /v1/scrape/max/{jobId}',
+    'DELETE /v1/tracked-searches/{trackedSearchId}',
     'GET /partner/scrape-market',
     'GET /public/scrape',
     'GET /requests',
@@ -40,12 +41,21 @@ t.test('it documents exactly the public routes that exist', async (t) => {
     'GET /v1/scrape/max/results/{jobId}',
     'GET /v1/scrape/max/{jobId}/download.csv',
     'GET /v1/sell-through',
+    'GET /v1/tracked-searches',
+    'GET /v1/tracked-searches/{trackedSearchId}',
+    'GET /v1/tracked-searches/{trackedSearchId}/runs',
+    'GET /v1/tracked-searches/{trackedSearchId}/sales',
+    'GET /v1/tracked-searches/{trackedSearchId}/sales.csv',
+    'GET /v1/tracked-searches/{trackedSearchId}/stats',
+    'PATCH /v1/tracked-searches/{trackedSearchId}',
     'POST /api/bulk-search',
     'POST /v1/scrape/max',
+    'POST /v1/tracked-searches',
+    'POST /v1/tracked-searches/{trackedSearchId}/runs',
   ]);
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const concrete = path.replace('{itemId}', '123456789012').replace('{jobId}', '00000000-0000-4000-8000-000000000000');
+      const concrete = path.replace('{itemId}', '123456789012').replace('{jobId}', '00000000-0000-4000-8000-000000000000').replace('{trackedSearchId}', `ts_${'0'.repeat(26)}`);
       const answer = await request(api.baseUrl, concrete, { method: method.toUpperCase(), apiKey });
       t.not(answer.body?.code, 'not_found', `${method.toUpperCase()} ${path} is routed (${answer.status})`);
       const anonymous = await request(api.baseUrl, concrete, { method: method.toUpperCase() });

@@ -21,6 +21,12 @@ const AUTHENTICATED: Array<[string, string]> = [
   ['GET', '/v1/scrape/max/results/00000000-0000-4000-8000-000000000000'],
   ['DELETE', '/v1/scrape/max/00000000-0000-4000-8000-000000000000'],
   ['GET', '/v1/scrape/max/00000000-0000-4000-8000-000000000000/download.csv'],
+  ['POST', '/v1/tracked-searches'],
+  ['GET', '/v1/tracked-searches'],
+  ...['', '/runs', '/sales', '/sales.csv', '/stats'].map((tail): [string, string] => ['GET', `/v1/tracked-searches/ts_${'0'.repeat(26)}${tail}`]),
+  ['PATCH', `/v1/tracked-searches/ts_${'0'.repeat(26)}`],
+  ['DELETE', `/v1/tracked-searches/ts_${'0'.repeat(26)}`],
+  ['POST', `/v1/tracked-searches/ts_${'0'.repeat(26)}/runs`],
   ['POST', '/api/bulk-search'],
 ];
 

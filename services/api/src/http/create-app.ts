@@ -26,6 +26,16 @@ import { searchListingsRoutes } from '../routes/listings/search-listings.js';
 import { sellThroughRoute } from '../routes/listings/sell-through.js';
 import { getCapabilitiesRoute } from '../routes/service/get-capabilities.js';
 import { getOpenApiDocumentRoute } from '../routes/service/get-openapi-document.js';
+import { createTrackedSearchRoute } from '../routes/tracked-searches/create-tracked-search.js';
+import { deleteTrackedSearchRoute } from '../routes/tracked-searches/delete-tracked-search.js';
+import { downloadSalesCsvRoute } from '../routes/tracked-searches/download-sales-csv.js';
+import { getArchiveStatsRoute } from '../routes/tracked-searches/get-archive-stats.js';
+import { getTrackedSearchRoute } from '../routes/tracked-searches/get-tracked-search.js';
+import { listRunsRoute } from '../routes/tracked-searches/list-runs.js';
+import { listSalesRoute } from '../routes/tracked-searches/list-sales.js';
+import { listTrackedSearchesRoute } from '../routes/tracked-searches/list-tracked-searches.js';
+import { startRunRoute } from '../routes/tracked-searches/start-run.js';
+import { updateTrackedSearchRoute } from '../routes/tracked-searches/update-tracked-search.js';
 import { routerPath, type RouteDefinition } from './route-definition.js';
 import { serveRoute, type ServeDeps } from './serve-route.js';
 
@@ -35,7 +45,7 @@ export interface ApiDeps extends ServeDeps {
   idempotency: IdempotencyStore;
   capabilities: Capabilities;
   jobs: JobsClient;
-  /** Where job CSVs stream from (the jobs service's internal port). */
+  /** Where job and sales CSVs stream from (the jobs service's internal port). */
   jobsHttp: InternalClientOptions;
   /** Comments on a bulk search's stream while nothing else goes out (tests shorten it). */
   bulkKeepAliveMs?: number;
@@ -56,6 +66,16 @@ export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
     getJobResultsRoute(deps),
     cancelJobRoute(deps),
     downloadJobCsvRoute(deps),
+    createTrackedSearchRoute(deps),
+    listTrackedSearchesRoute(deps),
+    getTrackedSearchRoute(deps),
+    updateTrackedSearchRoute(deps),
+    deleteTrackedSearchRoute(deps),
+    startRunRoute(deps),
+    listRunsRoute(deps),
+    listSalesRoute(deps),
+    downloadSalesCsvRoute(deps),
+    getArchiveStatsRoute(deps),
     bulkSearchRoute({ meter: deps.meter, rateLimiter: deps.rateLimiter, ...(deps.bulkKeepAliveMs ? { keepAliveMs: deps.bulkKeepAliveMs } : {}) }),
   ];
   return [...routes, getOpenApiDocumentRoute(routes)];

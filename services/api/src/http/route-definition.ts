@@ -69,6 +69,9 @@ export interface RequestFactsSource {
   site: boolean;
 }
 
+/** For answers no cache may keep: each is the caller's own, and may differ on the next call. */
+export const NO_STORE = { 'Cache-Control': 'no-store' };
+
 /** One example call for the reference: the values a caller sends and the success it gets. */
 export interface OperationExample {
   request?: { query?: Record<string, string | number | boolean>; path?: Record<string, string>; body?: Record<string, unknown> };
@@ -76,13 +79,13 @@ export interface OperationExample {
 }
 
 interface RouteBase {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path as the reference writes it: `/v1/item/{itemId}`. */
   path: string;
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Listings' | 'Jobs' | 'Account' | 'Service';
+  tag: 'Listings' | 'Jobs' | 'Tracked searches' | 'Account' | 'Service';
   success: {
     status: number;
     description: string;

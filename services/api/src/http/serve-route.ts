@@ -18,7 +18,7 @@ import type { CallerlessRecord, HistoryAwaitingCaller } from '../history/history
 import { idempotencyKeyOf } from '../idempotency/idempotency-key.js';
 import { requestFactsOf } from './request-facts.js';
 import { requestSignal } from './request-signal.js';
-import type { ApiKeyRoute, PublicRoute, RouteDefinition, RouteRequest, RouteResult } from './route-definition.js';
+import { NO_STORE, type ApiKeyRoute, type PublicRoute, type RouteDefinition, type RouteRequest, type RouteResult } from './route-definition.js';
 import { sendAnswer, type WireAnswer } from './send-answer.js';
 
 export interface ServeDeps {
@@ -34,7 +34,6 @@ export interface ServeDeps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers-11) for one window. */
 export function rateLimitFields(decision: WindowDecision): { 'RateLimit-Policy': string; RateLimit: string } {

@@ -8,6 +8,16 @@ import { API_VERSION } from '@comps/shared/contract/limits';
 import { historyEntrySchema, historyPageSchema } from '@comps/shared/contract/request-history';
 import { usageSchema } from '@comps/shared/contract/usage';
 import { jobListSchema, jobRecordSchema } from '@comps/shared/contract/job';
+import {
+  archiveStatsSchema,
+  runListSchema,
+  runSchema,
+  saleListSchema,
+  saleSchema,
+  trackedSearchDeletedSchema,
+  trackedSearchListSchema,
+  trackedSearchSchema,
+} from '@comps/shared/contract/tracked-search';
 import { errorCodesOf, type ApiKeyRoute, type RouteDefinition } from '../http/route-definition.js';
 
 type JsonObject = Record<string, unknown>;
@@ -24,6 +34,14 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['HistoryPage', historyPageSchema],
   ['JobRecord', jobRecordSchema],
   ['JobList', jobListSchema],
+  ['TrackedSearch', trackedSearchSchema],
+  ['TrackedSearchList', trackedSearchListSchema],
+  ['TrackedSearchDeleted', trackedSearchDeletedSchema],
+  ['Run', runSchema],
+  ['RunList', runListSchema],
+  ['Sale', saleSchema],
+  ['SaleList', saleListSchema],
+  ['ArchiveStats', archiveStatsSchema],
   ['Error', errorBodySchema],
 ];
 
@@ -177,7 +195,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): JsonObject {
       description: 'Normalized listing data from a regional online marketplace, mainly sold listings.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Listings' }, { name: 'Jobs' }, { name: 'Account' }, { name: 'Service' }],
+    tags: [{ name: 'Listings' }, { name: 'Jobs' }, { name: 'Tracked searches' }, { name: 'Account' }, { name: 'Service' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `sk_…`, from the dashboard' } },

@@ -1,7 +1,8 @@
 import { compsOfItem, compsOfListings } from '@comps/shared/comps/listing-comps';
-import { CSV_HEADER, csvRow } from '@comps/shared/contract/job-csv';
+import { CSV_HEADER, csvRow, SALES_CSV_HEADER, saleCsvRow } from '@comps/shared/contract/job-csv';
 import type { JobItem } from '@comps/shared/contract/job';
 import type { ListingRow } from '@comps/shared/contract/listing';
+import { trackedSearchLinks, type Run, type Sale, type TrackedSearch } from '@comps/shared/contract/tracked-search';
 import type { OperationExample } from '../http/route-definition.js';
 
 /*
@@ -199,5 +200,115 @@ export const SELL_THROUGH_EXAMPLE: OperationExample = {
     definition: "sold / (sold + active); sold listings cover the marketplace's last 90 days",
     query: { keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', itemCondition: 'any', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true },
     requestId: EXAMPLE_REQUEST_ID,
+  },
+};
+
+const EXAMPLE_TRACKED_SEARCH_ID = 'ts_01JD3M8Q2W5T7Y9B1C4F6H8K0N';
+const EXAMPLE_TRACKED_PATH = { trackedSearchId: EXAMPLE_TRACKED_SEARCH_ID };
+/** Its last scheduled run: two pages, the second of which held no sale the archive lacked. */
+const EXAMPLE_RUN: Run = {
+  runId: 'run_01JDW2R7C5X9A3E6G8J1M4P7S0', trigger: 'schedule', status: 'completed', stopReason: 'caught_up', pagesFetched: 2, pagesCharged: 2, newSales: 37,
+  startedAt: '2026-11-21T06:00:03.412Z', finishedAt: '2026-11-21T06:00:09.871Z', error: null,
+};
+const EXAMPLE_TRACKED_SEARCH: TrackedSearch = {
+  trackedSearchId: EXAMPLE_TRACKED_SEARCH_ID,
+  name: 'Switch OLED',
+  status: 'active',
+  pausedReason: null,
+  query: { keyword: 'nintendo switch oled', marketSite: 'market.com', categoryId: '0', itemCondition: 'any', minPrice: null, maxPrice: null, buyingFormat: 'all', exactMatch: true, statsInclude: [] },
+  schedule: 'daily',
+  maxPagesPerRun: 5,
+  createdAt: '2026-08-20T09:12:44.210Z',
+  nextRunAt: '2026-11-22T06:31:17.000Z',
+  lastRun: EXAMPLE_RUN,
+  // The first run reached back over the marketplace's 90 days.
+  archive: { sales: 1234, firstSoldDate: '2026-05-22', lastSoldDate: '2026-11-20' },
+  links: trackedSearchLinks(EXAMPLE_TRACKED_SEARCH_ID),
+};
+export const TRACKED_SEARCH_CREATE_EXAMPLE: OperationExample = {
+  request: { body: { keyword: 'nintendo switch oled', name: 'Switch OLED', schedule: 'daily' } },
+  // Its first run is due at once.
+  response: { ...EXAMPLE_TRACKED_SEARCH, nextRunAt: EXAMPLE_TRACKED_SEARCH.createdAt, lastRun: null, archive: { sales: 0, firstSoldDate: null, lastSoldDate: null } },
+};
+const BLOCKED_TRACKED_SEARCH_ID = 'ts_01JDQ7V4K9N2B6D8F1H3M5R7T9';
+export const TRACKED_SEARCH_LIST_EXAMPLE: OperationExample = {
+  response: {
+    trackedSearches: [
+      {
+        ...EXAMPLE_TRACKED_SEARCH,
+        trackedSearchId: BLOCKED_TRACKED_SEARCH_ID,
+        name: 'Steam Deck 512GB',
+        status: 'paused',
+        pausedReason: 'The marketplace blocked 3 runs in a row (upstream_blocked)',
+        query: { ...EXAMPLE_TRACKED_SEARCH.query, keyword: 'steam deck 512gb' },
+        schedule: 'hourly',
+        createdAt: '2026-11-12T15:40:02.815Z',
+        nextRunAt: null,
+        lastRun: { ...EXAMPLE_RUN, runId: 'run_01JDVZ3K8P1S5W7Y9A2C4E6G8J', status: 'failed', stopReason: 'error', pagesFetched: 0, pagesCharged: 0, newSales: 0,
+          startedAt: '2026-11-21T05:41:10.006Z', finishedAt: '2026-11-21T05:41:12.340Z', error: { code: 'upstream_blocked', error: 'The marketplace answered with a bot challenge' } },
+        archive: { sales: 412, firstSoldDate: '2026-08-15', lastSoldDate: '2026-11-20' },
+        links: trackedSearchLinks(BLOCKED_TRACKED_SEARCH_ID),
+      },
+      EXAMPLE_TRACKED_SEARCH,
+    ],
+  },
+};
+export const TRACKED_SEARCH_GET_EXAMPLE: OperationExample = { request: { path: EXAMPLE_TRACKED_PATH }, response: EXAMPLE_TRACKED_SEARCH };
+export const TRACKED_SEARCH_UPDATE_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_TRACKED_PATH, body: { status: 'paused' } },
+  response: { ...EXAMPLE_TRACKED_SEARCH, status: 'paused', nextRunAt: null },
+};
+export const TRACKED_SEARCH_DELETE_EXAMPLE: OperationExample = { request: { path: EXAMPLE_TRACKED_PATH }, response: { trackedSearchId: EXAMPLE_TRACKED_SEARCH_ID, deleted: true } };
+const EXAMPLE_MANUAL_RUN: Run = {
+  runId: 'run_01JDX0A6D3G7K2N5Q8T1W4Z6B9', trigger: 'manual', status: 'running', stopReason: null, pagesFetched: 0, pagesCharged: 0, newSales: 0,
+  startedAt: EXAMPLE_TIME, finishedAt: null, error: null,
+};
+export const RUN_START_EXAMPLE: OperationExample = { request: { path: EXAMPLE_TRACKED_PATH }, response: EXAMPLE_MANUAL_RUN };
+export const RUN_LIST_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_TRACKED_PATH },
+  response: {
+    runs: [
+      { ...EXAMPLE_MANUAL_RUN, status: 'completed', stopReason: 'caught_up', pagesFetched: 1, pagesCharged: 1, newSales: 4, finishedAt: '2026-11-21T10:04:08.950Z' },
+      EXAMPLE_RUN,
+      { ...EXAMPLE_RUN, runId: 'run_01JDTF5M1Q4S8V2X6Z9B3D7G1K', stopReason: 'max_pages', pagesFetched: 5, pagesCharged: 5, newSales: 212, startedAt: '2026-11-20T06:12:40.118Z', finishedAt: '2026-11-20T06:13:02.593Z' },
+    ],
+  },
+};
+const EXAMPLE_SALES: Sale[] = SEARCH_COMPS.items.map((item) => ({ ...item, firstSeenAt: EXAMPLE_RUN.finishedAt! }));
+export const SALES_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_TRACKED_PATH, query: { from: '2026-11-01', limit: 2 } },
+  response: { sales: EXAMPLE_SALES, nextCursor: 'eyJkIjoiMjAyNi0xMS0xNyIsImkiOiIyNTY3OTg3NjU0MzIifQ' },
+};
+export const SALES_CSV_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_TRACKED_PATH },
+  // Written by the CSV writer itself, so the reference shows exactly what a download holds.
+  response: SALES_CSV_HEADER + saleCsvRow(EXAMPLE_SALES[0]!),
+};
+/** Three weeks of the archive, its prices easing week by week. */
+const ARCHIVE_WEEKS = [
+  { start: '2026-11-02', sales: 18, price: 236 },
+  { start: '2026-11-09', sales: 25, price: 229 },
+  { start: '2026-11-16', sales: 31, price: 222 },
+].map((week, weekIndex) => ({
+  start: week.start,
+  rows: Array.from({ length: week.sales }, (_, index): ListingRow => {
+    const row = index % 2 === 0 ? EXAMPLE_ROW : EXAMPLE_AUCTION_ROW;
+    const value = Math.round(week.price * (0.9 + ((index * 37) % 21) / 100) * 100) / 100;
+    const soldDate = new Date(Date.parse(week.start) + (index % 7) * 86_400_000).toISOString().slice(0, 10);
+    return { ...row, itemId: String(256710000000 + weekIndex * 100 + index), soldDate, price: { value, currency: 'USD' }, priceText: `$${value.toFixed(2)}` };
+  }),
+}));
+export const ARCHIVE_STATS_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_TRACKED_PATH, query: { from: '2026-11-02', to: '2026-11-22', interval: 'week' } },
+  response: {
+    trackedSearchId: EXAMPLE_TRACKED_SEARCH_ID,
+    from: '2026-11-02',
+    to: '2026-11-22',
+    interval: 'week',
+    stats: compsOf(ARCHIVE_WEEKS.flatMap((week) => week.rows), EXAMPLE_TRACKED_SEARCH.query.keyword).stats,
+    series: ARCHIVE_WEEKS.map(({ start, rows }) => {
+      const { counted, unitPrice } = compsOf(rows, EXAMPLE_TRACKED_SEARCH.query.keyword).stats;
+      return { start, counted, median: unitPrice?.median ?? null, p25: unitPrice?.p25 ?? null, p75: unitPrice?.p75 ?? null };
+    }),
   },
 };

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { jobRecordSchema } from '@comps/shared/contract/job';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
-import { defineRoute } from '../../http/route-definition.js';
+import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { JOB_CANCEL_EXAMPLE } from '../examples.js';
-import { JOB_PATH, NO_STORE } from './job-path.js';
+import { JOB_PATH } from './job-path.js';
 
 /** `DELETE /v1/scrape/max/{jobId}`: a queued job ends at once, a running one after its page in flight. */
 export function cancelJobRoute(deps: { jobs: JobsClient }) {

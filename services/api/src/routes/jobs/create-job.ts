@@ -1,9 +1,8 @@
 import { jobCreateBodySchema, jobPageQuery, jobRecordSchema, type JobCreateBody } from '@comps/shared/contract/job';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Meter } from '@comps/shared/metering/meter';
-import { defineRoute } from '../../http/route-definition.js';
+import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { JOB_CREATE_EXAMPLE } from '../examples.js';
-import { NO_STORE } from './job-path.js';
 
 /** `POST /v1/scrape/max`: a background job of many pages of one search; the jobs service owns it. */
 export function createJobRoute(deps: { jobs: JobsClient; meter: Pick<Meter, 'refusalFor'> }) {

@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { CSV_COLUMNS } from '@comps/shared/contract/job-csv';
 import { openJobCsv } from '@comps/shared/internal/jobs/job-csv-download';
 import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
-import { defineRoute } from '../../http/route-definition.js';
+import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { JOB_CSV_EXAMPLE } from '../examples.js';
-import { JOB_PATH, NO_STORE } from './job-path.js';
+import { JOB_PATH } from './job-path.js';
 
 /** `GET /v1/scrape/max/{jobId}/download.csv`: streamed from the jobs service's internal port, a chunk at a time. */
 export function downloadJobCsvRoute(deps: { jobsHttp: InternalClientOptions }) {

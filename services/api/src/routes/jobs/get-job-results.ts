@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { jobRecordSchema, jobResultsQuerySchema } from '@comps/shared/contract/job';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
-import { defineRoute } from '../../http/route-definition.js';
+import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { JOB_RESULTS_EXAMPLE } from '../examples.js';
-import { JOB_PATH, NO_STORE } from './job-path.js';
+import { JOB_PATH } from './job-path.js';
 
 /** `GET /v1/scrape/max/results/{jobId}`: the job and a window of its items, in every state until it expires. */
 export function getJobResultsRoute(deps: { jobs: JobsClient }) {

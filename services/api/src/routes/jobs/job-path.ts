@@ -6,5 +6,3 @@ const jobPath = z.object({ jobId: jobIdSchema });
 
 /** The `{jobId}` of the job routes. */
 export const JOB_PATH: InputSpec<z.output<typeof jobPath>> = { schema: jobPath, fields: jobPath, message: 'Invalid job id' };
-
-export const NO_STORE = { 'Cache-Control': 'no-store' };

@@ -1,8 +1,7 @@
 import { jobListSchema } from '@comps/shared/contract/job';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
-import { defineRoute } from '../../http/route-definition.js';
+import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { JOB_LIST_EXAMPLE } from '../examples.js';
-import { NO_STORE } from './job-path.js';
 
 /** `GET /v1/scrape/max` (beyond the specification): a caller unsure of a submission checks here before submitting again. */
 export function listJobsRoute(deps: { jobs: JobsClient }) {
