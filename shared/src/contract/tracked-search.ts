@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONDITION_GROUPS, includableReasonSchema, statsIncludeBody, statsSchema } from './comps.js';
 import { errorCodeSchema } from './error-codes.js';
-import { BUYING_FORMATS, buyingFormatFilterSchema, ITEM_CONDITIONS, itemConditionSchema, listingItemSchema, SEARCH_DEFAULTS } from './listing.js';
+import { BUYING_FORMATS, buyingFormatFilterSchema, ITEM_CONDITIONS, itemConditionSchema, listingItemSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingQuery } from './listing.js';
 import { marketSiteSchema } from './market-sites.js';
 import { queryBoolean, queryDate, queryEnum, queryInt } from './query-fields.js';
 import { bodyMarketSite, integerIn, oneOf, searchTextField } from './search-fields.js';
@@ -201,4 +201,15 @@ export type ArchiveStats = z.infer<typeof archiveStatsSchema>;
 export function trackedSearchLinks(trackedSearchId: string): TrackedSearch['links'] {
   const base = `/v1/tracked-searches/${trackedSearchId}`;
   return { sales: `${base}/sales`, stats: `${base}/stats`, csv: `${base}/sales.csv` };
+}
+
+/** What a tracked search searches for: its stored query, or the body that creates it (where a price bound not given is absent). */
+type TrackedSearchFields = Omit<TrackedQuery, 'minPrice' | 'maxPrice'> & { minPrice?: number | null | undefined; maxPrice?: number | null | undefined };
+
+/**
+ * The search of one page of a tracked search's run: always sold, sorted `endedRecently`, the most
+ * rows a page. Page 1 is also what creation checks against the data gate and the sites enabled.
+ */
+export function trackedSearchPageQuery(query: TrackedSearchFields, page: number): ListingQuery {
+  return listingQueryOf({ ...query, page, count: TRACKED_SEARCH_LIMITS.pageSize, sold: true, sortOrder: 'endedRecently' });
 }

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { z } from 'zod';
 import { jobIdSchema } from '@comps/shared/contract/job';
+import { trackedSearchIdSchema } from '@comps/shared/contract/tracked-search';
 import { parseOrThrow } from '@comps/shared/errors/zod-details';
 import type { BaseState } from '@comps/shared/http/app-state';
 import { assignRequestId } from '@comps/shared/http/assign-request-id';
@@ -18,7 +19,8 @@ import { JOB_WORKSPACE_HEADER } from '@comps/shared/internal/jobs/job-csv-downlo
 import { jobCsvChunks } from '../csv/job-csv-stream.js';
 import { jobForDownload, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';
-import type { TrackedSearchDeps } from '../tracked/tracked-search-service.js';
+import { salesCsvChunks } from '../tracked/sales-csv-stream.js';
+import { getTrackedSearch, type TrackedSearchDeps } from '../tracked/tracked-search-service.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
 /** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
@@ -42,6 +44,12 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: Tracked
     const { job, comps } = await jobForDownload(deps.jobs, workspaceId, jobId);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.body = Readable.from(jobCsvChunks(deps.jobs.db, job, comps));
+  });
+  csv.get('/internal/tracked-searches/:trackedSearchId/sales.csv', async (ctx) => {
+    const { trackedSearchId, workspaceId } = parseOrThrow(z.object({ trackedSearchId: trackedSearchIdSchema, workspaceId: z.string().min(1).max(32) }), { trackedSearchId: ctx.params.trackedSearchId, workspaceId: ctx.get(JOB_WORKSPACE_HEADER) }, 'Invalid tracked search');
+    await getTrackedSearch(deps.tracked, workspaceId, trackedSearchId);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = Readable.from(salesCsvChunks(deps.tracked.db, trackedSearchId));
   });
 
   app.use(assignRequestId());

@@ -1,7 +1,7 @@
 import type { IncludableReason } from '@comps/shared/contract/comps';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
-import { listingQueryOf, type ListingQuery } from '@comps/shared/contract/listing';
-import { TRACKED_SEARCH_LIMITS, trackedSearchLinks, type Run, type TrackedQuery, type TrackedSearch } from '@comps/shared/contract/tracked-search';
+import type { ListingQuery } from '@comps/shared/contract/listing';
+import { trackedSearchLinks, trackedSearchPageQuery, type Run, type TrackedQuery, type TrackedSearch } from '@comps/shared/contract/tracked-search';
 import type { RunRow, TrackedSearchRow } from '../db/database.js';
 
 /** The part of the search kept as JSON in `tracked_searches.query` (the keyword and site have columns). */
@@ -20,24 +20,9 @@ export function statsIncludeOfTracked(row: TrackedSearchRow): IncludableReason[]
   return storedQueryOf(row).statsInclude;
 }
 
-/** The sold search a run fetches, page by page: always sold, sorted `endedRecently`, 200 a page. */
+/** The sold search a run fetches, page by page. */
 export function runPageQuery(row: TrackedSearchRow, page: number): ListingQuery {
-  const stored = storedQueryOf(row);
-  return listingQueryOf({
-    keyword: row.keyword,
-    marketSite: row.marketSite,
-    categoryId: stored.categoryId,
-    page,
-    count: TRACKED_SEARCH_LIMITS.pageSize,
-    sold: true,
-    itemCondition: stored.itemCondition,
-    sortOrder: 'endedRecently',
-    minPrice: stored.minPrice,
-    maxPrice: stored.maxPrice,
-    buyingFormat: stored.buyingFormat,
-    exactMatch: stored.exactMatch,
-    statsInclude: stored.statsInclude,
-  });
+  return trackedSearchPageQuery(trackedQueryOf(row), page);
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

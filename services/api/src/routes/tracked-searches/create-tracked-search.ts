@@ -1,6 +1,5 @@
 import type { EffectivePlan } from '@comps/shared/contract/usage';
-import { trackedSearchCreateObject, trackedSearchCreateSchema, trackedSearchSchema, type TrackedSearchCreate } from '@comps/shared/contract/tracked-search';
-import { trackedSearchPageQuery } from '@comps/shared/contract/tracked-search-page';
+import { trackedSearchCreateObject, trackedSearchCreateSchema, trackedSearchPageQuery, trackedSearchSchema, type TrackedSearchCreate } from '@comps/shared/contract/tracked-search';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Meter } from '@comps/shared/metering/meter';
 import { defineRoute, NO_STORE } from '../../http/route-definition.js';
