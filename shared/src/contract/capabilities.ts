@@ -37,6 +37,8 @@ export const capabilitiesSchema = z.object({
     historyRetentionDays: z.number().int(),
     historyPageSize: rangeWithDefaultSchema,
     bulkKeywords: rangeSchema,
+    trackedSearches: z.number().int(),
+    webhookEndpoints: z.number().int(),
   }),
   unsupported: z.array(z.enum(UNSUPPORTED_CAPABILITIES)),
   features: z.array(featureSchema),
