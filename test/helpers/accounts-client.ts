@@ -15,18 +15,25 @@ export interface TestWorkspace {
 /** A workspace of the test's own, with optional limit overrides. */
 export async function createWorkspace(
   stack: { accountsInternalUrl: string; internalToken: string },
-  options: { plan?: PlanId; quota?: number; rate?: number; concurrency?: number; trackedSearches?: number; name?: string } = {},
+  options: {
+    plan?: PlanId;
+    quota?: number;
+    rate?: number;
+    concurrency?: number;
+    trackedSearches?: number;
+    webhookEndpoints?: number;
+    name?: string;
+  } = {},
 ): Promise<TestWorkspace> {
   const client = accountsClient(stack);
   const created = await client.workspaces.create.mutate({ name: options.name ?? 'test', planId: options.plan ?? 'starter' });
-  if (options.quota !== undefined || options.rate !== undefined || options.concurrency !== undefined || options.trackedSearches !== undefined) {
-    await client.workspaces.setLimits.mutate({
-      workspaceId: created.workspaceId,
-      ...(options.quota !== undefined ? { monthlyQuota: options.quota } : {}),
-      ...(options.rate !== undefined ? { rateLimit: options.rate } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.trackedSearches !== undefined ? { trackedSearches: options.trackedSearches } : {}),
-    });
-  }
+  const overrides = {
+    ...(options.quota !== undefined ? { monthlyQuota: options.quota } : {}),
+    ...(options.rate !== undefined ? { rateLimit: options.rate } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.trackedSearches !== undefined ? { trackedSearches: options.trackedSearches } : {}),
+    ...(options.webhookEndpoints !== undefined ? { webhookEndpoints: options.webhookEndpoints } : {}),
+  };
+  if (Object.keys(overrides).length > 0) await client.workspaces.setLimits.mutate({ workspaceId: created.workspaceId, ...overrides });
   return { workspaceId: created.workspaceId, apiKey: created.apiKey.key };
 }

@@ -20,7 +20,7 @@ export const featureSchema = z.enum(FEATURES);
 export type Feature = z.infer<typeof featureSchema>;
 
 /** The features this build offers. */
-export const OFFERED_FEATURES: readonly Feature[] = ['comps', 'sellThrough'];
+export const OFFERED_FEATURES: readonly Feature[] = ['comps', 'sellThrough', 'trackedSearches'];
 
 export const capabilitiesSchema = z.object({
   version: z.literal('1.0.0'),
@@ -37,6 +37,8 @@ export const capabilitiesSchema = z.object({
     historyRetentionDays: z.number().int(),
     historyPageSize: rangeWithDefaultSchema,
     bulkKeywords: rangeSchema,
+    trackedSearches: z.number().int(),
+    webhookEndpoints: z.number().int(),
   }),
   unsupported: z.array(z.enum(UNSUPPORTED_CAPABILITIES)),
   features: z.array(featureSchema),

@@ -11,6 +11,10 @@ export const LIMITS = {
   historyRetentionDays: 30,
   historyPageSize: { min: 1, max: 100, default: 50 },
   bulkKeywords: { min: 1, max: 20 },
+  // Tracked searches and webhook endpoints: the highest plan's (pro's). A workspace's own, its plan's
+  // or an operator's override, is in `/usage`.
+  trackedSearches: 100,
+  webhookEndpoints: 20,
   jsonBodyBytes: 64 * 1024,
 } as const;
 

@@ -10,6 +10,8 @@ export const effectivePlanSchema = z.object({
   rateLimit: z.object({ requests: z.number().int(), windowSeconds: z.number().int() }),
   concurrency: z.number().int(),
   activeJobs: z.number().int(),
+  trackedSearches: z.number().int(),
+  webhookEndpoints: z.number().int(),
 });
 export type EffectivePlan = z.infer<typeof effectivePlanSchema>;
 

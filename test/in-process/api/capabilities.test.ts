@@ -28,8 +28,9 @@ t.test('GET /v1/capabilities answers without a key, in the contract shape, from 
   t.strictSame(body.limits.count, { min: 1, max: 200, default: 60 });
   t.strictSame(body.limits.historyPageSize, { min: 1, max: 100, default: 50 });
   t.equal(body.limits.activeJobsPerWorkspace, 1);
+  t.strictSame([body.limits.trackedSearches, body.limits.webhookEndpoints], [100, 20], 'the highest plan\'s');
   t.strictSame(body.unsupported, ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth']);
-  t.strictSame(body.features, ['comps', 'sellThrough'], 'the features beyond the specification that this build offers');
+  t.strictSame(body.features, ['comps', 'sellThrough', 'trackedSearches'], 'the features beyond the specification that this build offers');
 });
 
 t.test('a key is not needed, and a bad one is not looked at', async (t) => {

@@ -96,11 +96,6 @@ const { workspaceId, apiKey: issued } = await stack.accounts.workspaces.create.m
 const plan = await stack.accounts.workspaces.setLimits.mutate({ workspaceId, rateLimit: 100_000 });
 const apiKey = issued.key;
 
-/**
- * MERGE: the plan's number of tracked searches, as accounts reports it; read as `plan.trackedSearches`
- * once effectivePlanSchema has the field (10 is the api's stand-in until then).
- */
-const trackedSearchesAllowed = (plan as { trackedSearches?: number }).trackedSearches ?? 10;
 
 /** A call of the plain api with the workspace's key, and the calls it made of the jobs service. */
 async function call(path: string, options: Omit<RequestOptions, 'apiKey'> = {}, api: keyof typeof apis = 'plain') {
@@ -122,7 +117,7 @@ t.test('creation: 201 with Location; the caller, the plan and the body with its 
         workspaceId,
         apiKeyId: issued.apiKeyId,
         apiKeyPrefix: issued.prefix,
-        limit: trackedSearchesAllowed,
+        limit: plan.trackedSearches,
         body: {
           keyword: 'nintendo switch oled', name: 'Switch OLED', marketSite: 'market.com', categoryId: '0', itemCondition: 'any', minPrice: 150,
           buyingFormat: 'all', exactMatch: true, schedule: 'daily', maxPagesPerRun: 5, statsInclude: [],

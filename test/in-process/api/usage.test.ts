@@ -18,7 +18,16 @@ t.test('GET /usage reports the plan, the UTC month and the quota', async (t) => 
   const now = new Date();
   t.strictSame(usage, {
     workspaceId,
-    plan: { id: 'starter', name: 'Starter', monthlyQuota: 10000, rateLimit: { requests: 60, windowSeconds: 60 }, concurrency: 5, activeJobs: 1 },
+    plan: {
+      id: 'starter',
+      name: 'Starter',
+      monthlyQuota: 10000,
+      rateLimit: { requests: 60, windowSeconds: 60 },
+      concurrency: 5,
+      activeJobs: 1,
+      trackedSearches: 10,
+      webhookEndpoints: 5,
+    },
     period: {
       start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
       end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
@@ -33,15 +42,26 @@ t.test('GET /usage reports the plan, the UTC month and the quota', async (t) => 
 });
 
 t.test('the seeded plans and per-workspace overrides', async (t) => {
-  const plans = { free: [100, 10, 1], starter: [10000, 60, 5], pro: [100000, 300, 20] } as const;
-  for (const [plan, [quota, rate, concurrency]] of Object.entries(plans)) {
+  const plans = { free: [100, 10, 1, 1, 1], starter: [10000, 60, 5, 10, 5], pro: [100000, 300, 20, 100, 20] } as const;
+  for (const [plan, [quota, rate, concurrency, trackedSearches, webhookEndpoints]] of Object.entries(plans)) {
     const { apiKey } = await createWorkspace(stack, { plan: plan as keyof typeof plans });
     const { body } = await request(api.baseUrl, '/usage', { apiKey });
-    t.strictSame([body.plan.monthlyQuota, body.plan.rateLimit.requests, body.plan.concurrency, body.plan.activeJobs], [quota, rate, concurrency, 1], plan);
+    t.strictSame(
+      [body.plan.monthlyQuota, body.plan.rateLimit.requests, body.plan.concurrency, body.plan.activeJobs, body.plan.trackedSearches, body.plan.webhookEndpoints],
+      [quota, rate, concurrency, 1, trackedSearches, webhookEndpoints],
+      plan,
+    );
   }
-  const { apiKey } = await createWorkspace(stack, { plan: 'free', quota: 7, rate: 3, concurrency: 2 });
+  const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'free', quota: 7, rate: 3, concurrency: 2, trackedSearches: 4, webhookEndpoints: 0 });
   const { body } = await request(api.baseUrl, '/usage', { apiKey });
-  t.strictSame([body.plan.id, body.plan.monthlyQuota, body.plan.rateLimit.requests, body.plan.concurrency], ['free', 7, 3, 2]);
+  t.strictSame(
+    [body.plan.id, body.plan.monthlyQuota, body.plan.rateLimit.requests, body.plan.concurrency, body.plan.trackedSearches, body.plan.webhookEndpoints],
+    ['free', 7, 3, 2, 4, 0],
+  );
+  const cleared = await accounts.workspaces.setLimits.mutate({ workspaceId, trackedSearches: null, webhookEndpoints: null });
+  t.strictSame([cleared.monthlyQuota, cleared.trackedSearches, cleared.webhookEndpoints], [7, 1, 1], 'null goes back to the plan\'s value; absent leaves the others');
+  const onStarter = await accounts.workspaces.setLimits.mutate({ workspaceId, planId: 'starter', webhookEndpoints: 2 });
+  t.strictSame([onStarter.trackedSearches, onStarter.webhookEndpoints], [10, 2], 'the new plan\'s value where no override is set');
 });
 
 t.test('usage follows the ledger, and lookups cost nothing', async (t) => {

@@ -31,6 +31,22 @@ t.test('workspace create --plan and workspace limits', async (t) => {
   t.equal(reset.plan.monthlyQuota, 100000, '"plan" goes back to the plan\'s value');
 });
 
+t.test('workspace limits sets and clears tracked searches and webhook endpoints', async (t) => {
+  const created = JSON.parse((await runAdmin(stack, ['workspace', 'create', '--name', 'Tracker', '--plan', 'starter'])).stdout);
+  const limits = await runAdmin(stack, ['workspace', 'limits', '--workspace', created.workspaceId, '--tracked-searches', '25', '--webhook-endpoints', '0']);
+  t.equal(limits.code, 0, limits.stderr);
+  t.match(JSON.parse(limits.stdout), { workspaceId: created.workspaceId, plan: { id: 'starter', trackedSearches: 25, webhookEndpoints: 0, monthlyQuota: 10000 } });
+  const usage = await eventually('the api sees the new limits', async () => {
+    const response = await request(stack.baseUrl, '/usage', { apiKey: created.apiKey });
+    return response.body.plan.trackedSearches === 25 ? response : undefined;
+  });
+  t.equal(usage.body.plan.webhookEndpoints, 0);
+  const reset = await runAdmin(stack, ['workspace', 'limits', '--workspace', created.workspaceId, '--tracked-searches', 'plan', '--webhook-endpoints', 'plan']);
+  t.equal(reset.code, 0, reset.stderr);
+  const { plan } = JSON.parse(reset.stdout);
+  t.strictSame([plan.trackedSearches, plan.webhookEndpoints], [10, 5], '"plan" goes back to the plan\'s values');
+});
+
 t.test('key create and key revoke', async (t) => {
   const created = JSON.parse((await runAdmin(stack, ['workspace', 'create', '--name', 'Keys', '--plan', 'pro'])).stdout);
   const second = await runAdmin(stack, ['key', 'create', '--workspace', created.workspaceId, '--name', 'backend']);
@@ -62,6 +78,8 @@ t.test('bad arguments print the usage and exit non-zero', async (t) => {
     ['workspace', 'limits', '--workspace', 'ws_x', '--quota', '-1'],
     ['workspace', 'limits', '--workspace', 'ws_x', '--rate', '0'],
     ['workspace', 'limits', '--workspace', 'ws_x', '--concurrency', 'many'],
+    ['workspace', 'limits', '--workspace', 'ws_x', '--tracked-searches', '-1'],
+    ['workspace', 'limits', '--workspace', 'ws_x', '--webhook-endpoints', 'all'],
     ['key', 'create'],
     ['key', 'revoke'],
   ];

@@ -13,6 +13,7 @@ const USAGE = `usage: npm run --silent admin -- <command>
   workspace create --name NAME [--plan free|starter|pro]
       creates a workspace and its first API key; prints {"workspaceId", "apiKey"}
   workspace limits --workspace ID [--plan free|starter|pro] [--quota N] [--rate N] [--concurrency N]
+                   [--tracked-searches N] [--webhook-endpoints N]
       sets per-workspace overrides (N, or "plan" to go back to the plan's value); prints the limits in force
   key create --workspace ID [--name NAME]
       creates another API key; prints {"apiKeyId", "apiKey", "prefix"}
@@ -97,7 +98,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'workspace limits': {
-    options: ['workspace', 'plan', 'quota', 'rate', 'concurrency'],
+    options: ['workspace', 'plan', 'quota', 'rate', 'concurrency', 'tracked-searches', 'webhook-endpoints'],
     prepare(values) {
       const workspaceId = option(values, 'workspace', true);
       const patch = {
@@ -105,9 +106,11 @@ const COMMANDS: Record<string, Command> = {
         monthlyQuota: limitOverride(values, 'quota', 0),
         rateLimit: limitOverride(values, 'rate', 1),
         concurrency: limitOverride(values, 'concurrency', 1),
+        trackedSearches: limitOverride(values, 'tracked-searches', 0),
+        webhookEndpoints: limitOverride(values, 'webhook-endpoints', 0),
       };
       if (Object.values(patch).every((value) => value === undefined)) {
-        throw new UsageError('give at least one of --plan, --quota, --rate, --concurrency');
+        throw new UsageError('give at least one of --plan, --quota, --rate, --concurrency, --tracked-searches, --webhook-endpoints');
       }
       const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       return async (accounts) => ({ workspaceId, plan: await accounts.workspaces.setLimits.mutate({ workspaceId, ...defined }) });

@@ -15,6 +15,8 @@ export interface PlansTable {
   rateLimitWindowSeconds: number;
   concurrency: number;
   activeJobs: number;
+  trackedSearches: number;
+  webhookEndpoints: number;
   createdAt: CreatedAt;
 }
 
@@ -25,6 +27,8 @@ export interface WorkspacesTable {
   monthlyQuotaOverride: number | null;
   rateLimitOverride: number | null;
   concurrencyOverride: number | null;
+  trackedSearchesOverride: number | null;
+  webhookEndpointsOverride: number | null;
   createdAt: CreatedAt;
 }
 

@@ -8,12 +8,16 @@ export interface PlanLimits {
   rateLimitWindowSeconds: number;
   concurrency: number;
   activeJobs: number;
+  trackedSearches: number;
+  webhookEndpoints: number;
 }
 
 export interface LimitOverrides {
   monthlyQuota: number | null;
   rateLimit: number | null;
   concurrency: number | null;
+  trackedSearches: number | null;
+  webhookEndpoints: number | null;
 }
 
 /** A workspace's limits: its plan's, except where an operator set an override. */
@@ -28,5 +32,7 @@ export function effectivePlan(plan: PlanLimits, overrides: LimitOverrides): Effe
     },
     concurrency: overrides.concurrency ?? plan.concurrency,
     activeJobs: plan.activeJobs,
+    trackedSearches: overrides.trackedSearches ?? plan.trackedSearches,
+    webhookEndpoints: overrides.webhookEndpoints ?? plan.webhookEndpoints,
   };
 }

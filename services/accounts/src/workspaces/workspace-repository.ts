@@ -31,6 +31,8 @@ export async function findWorkspaceWithPlan(db: AccountsExecutor, workspaceId: s
       'workspaces.monthlyQuotaOverride',
       'workspaces.rateLimitOverride',
       'workspaces.concurrencyOverride',
+      'workspaces.trackedSearchesOverride',
+      'workspaces.webhookEndpointsOverride',
       'plans.id as planId',
       'plans.name as planName',
       'plans.monthlyQuota',
@@ -38,6 +40,8 @@ export async function findWorkspaceWithPlan(db: AccountsExecutor, workspaceId: s
       'plans.rateLimitWindowSeconds',
       'plans.concurrency',
       'plans.activeJobs',
+      'plans.trackedSearches',
+      'plans.webhookEndpoints',
     ])
     .where('workspaces.id', '=', workspaceId)
     .executeTakeFirst();
@@ -53,11 +57,15 @@ export async function findWorkspaceWithPlan(db: AccountsExecutor, workspaceId: s
       rateLimitWindowSeconds: row.rateLimitWindowSeconds,
       concurrency: row.concurrency,
       activeJobs: row.activeJobs,
+      trackedSearches: row.trackedSearches,
+      webhookEndpoints: row.webhookEndpoints,
     },
     overrides: {
       monthlyQuota: row.monthlyQuotaOverride,
       rateLimit: row.rateLimitOverride,
       concurrency: row.concurrencyOverride,
+      trackedSearches: row.trackedSearchesOverride,
+      webhookEndpoints: row.webhookEndpointsOverride,
     },
   };
 }
@@ -66,6 +74,8 @@ export interface LimitsPatch {
   monthlyQuota?: number | null;
   rateLimit?: number | null;
   concurrency?: number | null;
+  trackedSearches?: number | null;
+  webhookEndpoints?: number | null;
   planId?: PlanId;
 }
 
@@ -74,6 +84,8 @@ export async function updateWorkspaceLimits(db: AccountsExecutor, workspaceId: s
     ...(patch.monthlyQuota === undefined ? {} : { monthlyQuotaOverride: patch.monthlyQuota }),
     ...(patch.rateLimit === undefined ? {} : { rateLimitOverride: patch.rateLimit }),
     ...(patch.concurrency === undefined ? {} : { concurrencyOverride: patch.concurrency }),
+    ...(patch.trackedSearches === undefined ? {} : { trackedSearchesOverride: patch.trackedSearches }),
+    ...(patch.webhookEndpoints === undefined ? {} : { webhookEndpointsOverride: patch.webhookEndpoints }),
     ...(patch.planId === undefined ? {} : { planId: patch.planId }),
   };
   if (Object.keys(values).length === 0) return (await findWorkspaceWithPlan(db, workspaceId)) !== undefined;

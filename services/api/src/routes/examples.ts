@@ -114,9 +114,10 @@ export const CAPABILITIES_EXAMPLE: OperationExample = {
     limits: {
       count: { min: 1, max: 200, default: 60 }, page: { min: 1, max: 100 }, jobPages: { min: 1, max: 100, default: 50 }, activeJobsPerWorkspace: 1,
       jobRetentionHours: 24, historyRetentionDays: 30, historyPageSize: { min: 1, max: 100, default: 50 }, bulkKeywords: { min: 1, max: 20 },
+      trackedSearches: 100, webhookEndpoints: 20,
     },
     unsupported: ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth'],
-    features: ['comps', 'sellThrough'],
+    features: ['comps', 'sellThrough', 'trackedSearches'],
   },
 };
 export const OPENAPI_EXAMPLE: OperationExample = {
@@ -125,7 +126,7 @@ export const OPENAPI_EXAMPLE: OperationExample = {
 export const USAGE_EXAMPLE: OperationExample = {
   response: {
     workspaceId: 'ws_01KAJ5Y2C8P4R7T1V3X5Z7B9D1',
-    plan: { id: 'starter', name: 'Starter', monthlyQuota: 10000, rateLimit: { requests: 60, windowSeconds: 60 }, concurrency: 5, activeJobs: 1 },
+    plan: { id: 'starter', name: 'Starter', monthlyQuota: 10000, rateLimit: { requests: 60, windowSeconds: 60 }, concurrency: 5, activeJobs: 1, trackedSearches: 10, webhookEndpoints: 5 },
     period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
     used: 123,
     remaining: 9877,

@@ -75,6 +75,8 @@ export const accountsContract = {
         monthlyQuota: z.number().int().min(0).nullable().optional(),
         rateLimit: z.number().int().min(1).nullable().optional(),
         concurrency: z.number().int().min(1).nullable().optional(),
+        trackedSearches: z.number().int().min(0).nullable().optional(),
+        webhookEndpoints: z.number().int().min(0).nullable().optional(),
       }),
       effectivePlanSchema,
     ),

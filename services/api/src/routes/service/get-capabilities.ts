@@ -24,6 +24,8 @@ export function buildCapabilities(config: Pick<MeteringConfig, 'dataGate' | 'ena
       historyRetentionDays: LIMITS.historyRetentionDays,
       historyPageSize: { ...LIMITS.historyPageSize },
       bulkKeywords: { ...LIMITS.bulkKeywords },
+      trackedSearches: LIMITS.trackedSearches,
+      webhookEndpoints: LIMITS.webhookEndpoints,
     },
     unsupported: [...UNSUPPORTED_CAPABILITIES],
     features: [...OFFERED_FEATURES],

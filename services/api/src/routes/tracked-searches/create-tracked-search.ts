@@ -1,17 +1,9 @@
-import type { EffectivePlan } from '@comps/shared/contract/usage';
 import { trackedSearchCreateObject, trackedSearchCreateSchema, trackedSearchPageQuery, trackedSearchSchema, type TrackedSearchCreate } from '@comps/shared/contract/tracked-search';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Meter } from '@comps/shared/metering/meter';
 import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { TRACKED_SEARCH_CREATE_EXAMPLE } from '../examples.js';
 
-/**
- * MERGE: stands in for `plan.trackedSearches` until effectivePlanSchema has that field (being added
- * in accounts); replace every use with `principal.plan.trackedSearches` and delete this.
- */
-function trackedSearchesAllowed(plan: EffectivePlan): number {
-  return (plan as { trackedSearches?: number }).trackedSearches ?? 10;
-}
 
 /** `POST /v1/tracked-searches`: a sold search the jobs service runs on a schedule, keeping what it finds in the workspace's archive. */
 export function createTrackedSearchRoute(deps: { jobs: JobsClient; meter: Pick<Meter, 'refusalFor'> }) {
@@ -38,7 +30,7 @@ export function createTrackedSearchRoute(deps: { jobs: JobsClient; meter: Pick<M
         workspaceId: principal.workspaceId,
         apiKeyId: principal.apiKeyId,
         apiKeyPrefix: principal.apiKeyPrefix,
-        limit: trackedSearchesAllowed(principal.plan),
+        limit: principal.plan.trackedSearches,
         body: request.body,
       });
       return { kind: 'json', status: 201, body: trackedSearch, headers: { ...NO_STORE, Location: `/v1/tracked-searches/${trackedSearch.trackedSearchId}` } };
