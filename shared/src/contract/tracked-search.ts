@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CONDITION_GROUPS, includableReasonSchema, statsIncludeBody, statsSchema } from './comps.js';
+import { CONDITION_GROUPS, statsIncludeBody, statsSchema } from './comps.js';
 import { errorCodeSchema } from './error-codes.js';
-import { BUYING_FORMATS, buyingFormatFilterSchema, ITEM_CONDITIONS, itemConditionSchema, listingItemSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingQuery } from './listing.js';
-import { marketSiteSchema } from './market-sites.js';
+import { BUYING_FORMATS, ITEM_CONDITIONS, listingItemSchema, listingQueryOf, listingQuerySchema, SEARCH_DEFAULTS, type ListingQuery } from './listing.js';
 import { queryBoolean, queryDate, queryEnum, queryInt } from './query-fields.js';
 import { bodyMarketSite, integerIn, oneOf, searchTextField } from './search-fields.js';
 
@@ -58,17 +57,9 @@ export const runSchema = z.object({
 export type Run = z.infer<typeof runSchema>;
 
 /** The search a tracked search runs (always sold, sorted `endedRecently`, 200 a page). */
-export const trackedQuerySchema = z.object({
-  keyword: z.string(),
-  marketSite: marketSiteSchema,
-  categoryId: z.string(),
-  itemCondition: itemConditionSchema,
-  minPrice: z.number().nullable(),
-  maxPrice: z.number().nullable(),
-  buyingFormat: buyingFormatFilterSchema,
-  exactMatch: z.boolean(),
-  statsInclude: z.array(includableReasonSchema),
-});
+export const trackedQuerySchema = listingQuerySchema
+  .pick({ marketSite: true, categoryId: true, itemCondition: true, minPrice: true, maxPrice: true, buyingFormat: true, exactMatch: true, statsInclude: true })
+  .extend({ keyword: z.string() });
 export type TrackedQuery = z.infer<typeof trackedQuerySchema>;
 
 export const trackedSearchSchema = z.object({

@@ -119,29 +119,22 @@ export async function createTrackedSearch(deps: TrackedSearchDeps, input: Create
       if (count >= input.limit) {
         throw new AppError('tracked_search_limit', `The plan allows ${input.limit} tracked searches; delete one or change plans`);
       }
-      const query: StoredQuery = {
-        categoryId: body.categoryId,
-        itemCondition: body.itemCondition,
-        minPrice: body.minPrice ?? null,
-        maxPrice: body.maxPrice ?? null,
-        buyingFormat: body.buyingFormat,
-        exactMatch: body.exactMatch,
-        statsInclude: body.statsInclude,
-      };
+      const { keyword, marketSite, name, schedule, maxPagesPerRun, minPrice, maxPrice, ...filters } = body;
+      const query: StoredQuery = { ...filters, minPrice: minPrice ?? null, maxPrice: maxPrice ?? null };
       await insertTrackedSearch(trx, {
         id,
         workspaceId: input.workspaceId,
         apiKeyId: input.apiKeyId,
         apiKeyPrefix: input.apiKeyPrefix,
-        name: body.name ?? body.keyword.slice(0, TRACKED_SEARCH_LIMITS.name.max),
+        name: name ?? keyword.slice(0, TRACKED_SEARCH_LIMITS.name.max),
         status: 'active',
         pausedReason: null,
-        keyword: body.keyword,
-        marketSite: body.marketSite,
+        keyword,
+        marketSite,
         query: JSON.stringify(query),
-        schedule: body.schedule,
-        maxPagesPerRun: body.maxPagesPerRun,
-        nextRunAt: nextRunAfter(body.schedule, now, deps.random),
+        schedule,
+        maxPagesPerRun,
+        nextRunAt: nextRunAfter(schedule, now, deps.random),
         lastRunId: null,
         firstSoldDate: null,
         lastSoldDate: null,
