@@ -60,6 +60,16 @@ export function newRunId(): string {
   return `run_${nextUlid()}`;
 }
 
+/** `wh_` + ULID: a webhook endpoint. */
+export function newWebhookId(): string {
+  return `wh_${ulid()}`;
+}
+
+/** `msg_` + ULID: a webhook delivery (its `webhook-id`, the same on every attempt); sorts by time. */
+export function newDeliveryId(): string {
+  return `msg_${nextUlid()}`;
+}
+
 /** A task's id (a ULID: tasks made at once still sort by time). */
 export function newTaskId(): string {
   return nextUlid();

@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { LIMITS } from '../../contract/limits.js';
 import { historyEntrySchema } from '../../contract/request-history.js';
+import {
+  deliveryIdSchema,
+  disabledReasonSchema,
+  rotatedSecretSchema,
+  WEBHOOK_LIMITS,
+  webhookCreateSchema,
+  webhookDeletedSchema,
+  webhookEventTypeSchema,
+  webhookIdSchema,
+  webhookListSchema,
+  webhookSchema,
+  webhookStatusSchema,
+  webhookUpdateObject,
+  webhookWithSecretSchema,
+} from '../../contract/webhook.js';
 import { effectivePlanSchema, planIdSchema, usageSchema } from '../../contract/usage.js';
 import { requestIdSchema, workspaceIdSchema } from '../../ids.js';
 import { mutation, noInput, query } from '../procedure-contract.js';
@@ -30,6 +45,8 @@ export const passwordLinkSchema = z.object({
 export const linkHoursSchema = z.number().int().min(1).max(720).default(72);
 
 const email = z.string().min(3).max(254);
+
+const ownedWebhook = z.object({ workspaceId: workspaceIdSchema, webhookId: webhookIdSchema });
 
 /**
  * The accounts service's internal procedures, as the api, jobs and the admin command call them
@@ -122,6 +139,38 @@ export const accountsContract = {
         to: z.iso.date().optional(),
       }),
       z.object({ entries: z.array(historyEntrySchema), continueBefore: z.string().nullable() }),
+    ),
+  },
+  /**
+   * Webhook endpoints and their secrets (accounts owns them; secrets are stored encrypted and leave
+   * this service only as signatures). An endpoint of another workspace is `webhook_not_found`.
+   */
+  webhooks: {
+    /** 409 `webhook_limit` at the plan's number; 400 `invalid_webhook_url` for a URL the address rules refuse. */
+    create: mutation(z.object({ workspaceId: workspaceIdSchema, body: webhookCreateSchema }), webhookWithSecretSchema),
+    list: query(z.object({ workspaceId: workspaceIdSchema }), webhookListSchema),
+    get: query(ownedWebhook, webhookSchema),
+    update: mutation(ownedWebhook.extend({ changes: webhookUpdateObject }), webhookSchema),
+    delete: mutation(ownedWebhook, webhookDeletedSchema),
+    /** A new secret; the old one keeps signing for 24 hours. */
+    rotateSecret: mutation(ownedWebhook, rotatedSecretSchema),
+    /** For the jobs service's fan-out: the enabled endpoints of a workspace subscribed to an event type. */
+    subscribers: query(z.object({ workspaceId: workspaceIdSchema, eventType: webhookEventTypeSchema }), z.object({ webhookIds: z.array(webhookIdSchema) })),
+    /**
+     * For a delivery attempt: the endpoint's URL and status, and the `webhook-signature` value of
+     * this message (one signature, or two during a rotation); null when the endpoint is gone.
+     */
+    sign: mutation(
+      z.object({ webhookId: webhookIdSchema, messageId: deliveryIdSchema, timestamp: z.number().int().min(0), body: z.string().max(WEBHOOK_LIMITS.payloadMaxBytes) }),
+      z.object({ workspaceId: workspaceIdSchema, url: z.string(), status: webhookStatusSchema, signature: z.string() }).nullable(),
+    ),
+    /**
+     * An attempt's outcome: a success clears the endpoint's failing streak; `gone` (410) disables it;
+     * a failure disables it once its deliveries have all failed for 5 days. Says whether it is disabled now.
+     */
+    noteOutcome: mutation(
+      z.object({ webhookId: webhookIdSchema, outcome: z.enum(['succeeded', 'failed', 'gone']) }),
+      z.object({ disabledReason: disabledReasonSchema.nullable() }),
     ),
   },
   /** Upkeep that runs once across processes, as periodic tasks of the jobs service's task runner. */

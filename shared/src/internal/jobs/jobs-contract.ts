@@ -14,6 +14,7 @@ import {
   trackedSearchSchema,
   trackedSearchUpdateObject,
 } from '../../contract/tracked-search.js';
+import { deliveryIdSchema, deliveryListSchema, deliverySchema, WEBHOOK_LIMITS, webhookIdSchema } from '../../contract/webhook.js';
 import { conditionGroupSchema } from '../../contract/comps.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency.js';
 import { workspaceIdSchema } from '../../ids.js';
@@ -23,6 +24,8 @@ const ownedTrackedSearch = z.object({ workspaceId: workspaceIdSchema, trackedSea
 const dateRange = { from: z.iso.date().optional(), to: z.iso.date().optional() };
 /** Who asks, for the history entries of the runs' pages. */
 const caller = { apiKeyId: z.string().max(32).nullable(), apiKeyPrefix: z.string().max(16).nullable() };
+
+const ownedWebhook = z.object({ workspaceId: workspaceIdSchema, webhookId: webhookIdSchema });
 
 const ownedJob = z.object({ workspaceId: workspaceIdSchema, jobId: z.uuid() });
 
@@ -69,5 +72,19 @@ export const jobsContract = {
       saleListSchema,
     ),
     stats: query(ownedTrackedSearch.extend({ ...dateRange, interval: seriesIntervalSchema }), archiveStatsSchema),
+  },
+  /**
+   * Webhook deliveries (the jobs processes deliver them). The caller has checked with accounts that
+   * the workspace owns the endpoint; a delivery of another endpoint or workspace is `delivery_not_found`.
+   */
+  webhooks: {
+    deliveries: query(
+      ownedWebhook.extend({ limit: z.number().int().min(WEBHOOK_LIMITS.deliveriesPage.min).max(WEBHOOK_LIMITS.deliveriesPage.max), cursor: z.string().max(100).optional() }),
+      deliveryListSchema,
+    ),
+    /** A `webhook.test` delivery to the endpoint, attempted now. */
+    test: mutation(ownedWebhook, deliverySchema),
+    /** Another attempt of a delivery, now (a failed one starts its schedule again). */
+    retry: mutation(ownedWebhook.extend({ deliveryId: deliveryIdSchema }), deliverySchema),
   },
 } as const;
