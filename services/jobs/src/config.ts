@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
 import { bindHostSchema, databaseUrlSchema, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
 import { meteringConfigFrom, meteringEnvFields } from '@comps/shared/metering/metering-config';
+import { webhookEnvFields, webhookPolicyFrom } from '@comps/shared/webhooks/webhook-config';
 
 const jobsEnvSchema = z
   .object({
@@ -19,6 +20,8 @@ const jobsEnvSchema = z
     TRACKED_SCHEDULER_INTERVAL_MS: envPositiveInt(10_000),
     ARCHIVE_RETENTION_DAYS: envPositiveInt(1095),
     ARCHIVE_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
+    WEBHOOK_DISPATCH_INTERVAL_MS: envPositiveInt(1000),
+    ...webhookEnvFields,
     // Accounts' upkeep, run once across the jobs processes on the task runner (they were accounts' own settings).
     QUOTA_SWEEP_INTERVAL_MS: envPositiveInt(10_000),
     HISTORY_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
@@ -46,7 +49,9 @@ const jobsEnvSchema = z
       purgeAccountsMs: env.HISTORY_PURGE_INTERVAL_MS,
       scheduleTrackedSearchesMs: env.TRACKED_SCHEDULER_INTERVAL_MS,
       purgeArchiveMs: env.ARCHIVE_PURGE_INTERVAL_MS,
+      dispatchWebhooksMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
     },
+    webhookPolicy: webhookPolicyFrom(env),
     archiveRetentionDays: env.ARCHIVE_RETENTION_DAYS,
     metering: meteringConfigFrom(env),
   }));

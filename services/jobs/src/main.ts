@@ -10,6 +10,7 @@ import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
+import { systemResolver } from '@comps/shared/webhooks/address-policy';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { loadJobsConfig } from './config.js';
 import type { JobsDatabase } from './db/database.js';
@@ -23,6 +24,8 @@ import { TaskRunner } from './tasks/task-runner.js';
 import { archiveDeletionHandler } from './tracked/purge-archive.js';
 import { RunHandler } from './tracked/run-handler.js';
 import type { TrackedSearchDeps } from './tracked/tracked-search-service.js';
+import { DeliveryHandler } from './webhooks/delivery-handler.js';
+import type { DeliveryServiceDeps } from './webhooks/delivery-service.js';
 import { ScrapeJobHandler } from './worker/scrape-job-handler.js';
 
 /** Work in flight at shutdown (pages) gets this long to finish (and be charged) before it is put back. */
@@ -65,9 +68,11 @@ async function main(): Promise<void> {
     compsCache: new ExpiringMap(60_000, 50),
   };
   const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake };
-  for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake }, config.intervals)) runner.every(task);
+  runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, logger, now, random: Math.random }));
+  const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };
+  for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, tracked, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },

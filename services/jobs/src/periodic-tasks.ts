@@ -6,6 +6,8 @@ import { purgeExpiredJobs } from './jobs/purge-expired-jobs.js';
 import type { PeriodicTask } from './tasks/task-runner.js';
 import { purgeArchive } from './tracked/purge-archive.js';
 import { scheduleDueRuns } from './tracked/schedule-due-runs.js';
+import { dispatchEvents } from './webhooks/dispatch-events.js';
+import { purgeDeliveries } from './webhooks/purge-deliveries.js';
 
 export interface PeriodicIntervals {
   purgeJobsMs: number;
@@ -13,6 +15,7 @@ export interface PeriodicIntervals {
   purgeAccountsMs: number;
   scheduleTrackedSearchesMs: number;
   purgeArchiveMs: number;
+  dispatchWebhooksMs: number;
 }
 
 export interface PeriodicDeps {
@@ -21,8 +24,9 @@ export interface PeriodicDeps {
   logger: Logger;
   random: () => number;
   archiveRetentionDays: number;
-  /** Runs were started: look for work now. */
+  /** Runs or deliveries were made: look for work now. */
   wake: () => void;
+  now: () => Date;
 }
 
 /**
@@ -33,6 +37,21 @@ export interface PeriodicDeps {
 export function periodicTasks(deps: PeriodicDeps, intervals: PeriodicIntervals): PeriodicTask[] {
   const { db, accounts, logger } = deps;
   return [
+    {
+      name: 'dispatch-webhooks',
+      intervalMs: intervals.dispatchWebhooksMs,
+      run: async (_now, signal) => {
+        if ((await dispatchEvents({ db, accounts, now: deps.now }, signal)) > 0) deps.wake();
+      },
+    },
+    {
+      name: 'purge-webhook-deliveries',
+      intervalMs: intervals.purgeJobsMs,
+      run: async (now) => {
+        const deleted = await purgeDeliveries(db, now);
+        if (deleted > 0) logger.info({ deleted }, 'deleted webhook deliveries past retention');
+      },
+    },
     {
       name: 'schedule-tracked-searches',
       intervalMs: intervals.scheduleTrackedSearchesMs,

@@ -3,6 +3,7 @@ import type { JobResultType, JobStatus, JobStopReason } from '@comps/shared/cont
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import type { Kysely, Transaction } from 'kysely';
 import type { ConditionGroup } from '@comps/shared/contract/comps';
+import type { DeliveryEventType, DeliveryStatus } from '@comps/shared/contract/webhook';
 import type { RunStatus, RunStopReason, RunTrigger, Schedule, TrackedSearchStatus } from '@comps/shared/contract/tracked-search';
 
 /** The jobs service's tables (its own migrations, in ./migrations). Names camelCase here, snake_case in MySQL. */
@@ -80,6 +81,25 @@ export interface EventsTable {
   subjectId: string;
   /** JSON. */
   payload: string;
+  createdAt: Date;
+  /** When its webhook deliveries were made (null until then). */
+  dispatchedAt: Generated<Date | null>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhookId: string;
+  workspaceId: string;
+  eventType: DeliveryEventType;
+  eventId: string | null;
+  /** The exact body every attempt sends. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
   createdAt: Date;
 }
 
@@ -159,6 +179,7 @@ export interface JobsDatabase {
   trackedSearchRuns: TrackedSearchRunsTable;
   trackedSearchRunPages: TrackedSearchRunPagesTable;
   soldArchive: SoldArchiveTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }
 
 export type JobsDb = Kysely<JobsDatabase>;
@@ -167,4 +188,6 @@ export type JobRow = Selectable<JobsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TrackedSearchRow = Selectable<TrackedSearchesTable>;
 export type RunRow = Selectable<TrackedSearchRunsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type EventRow = Selectable<EventsTable>;
 

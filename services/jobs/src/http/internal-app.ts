@@ -21,10 +21,11 @@ import { jobForDownload, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';
 import { salesCsvChunks } from '../tracked/sales-csv-stream.js';
 import { getTrackedSearch, type TrackedSearchDeps } from '../tracked/tracked-search-service.js';
+import type { DeliveryServiceDeps } from '../webhooks/delivery-service.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
 /** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
-export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
+export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
@@ -58,6 +59,6 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: Tracked
   app.use(metricsRoute(deps.layoutWatch).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
-  app.use(mountTrpc(jobsRouter, () => ({ jobs: deps.jobs, tracked: deps.tracked, logger: deps.logger })));
+  app.use(mountTrpc(jobsRouter, () => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, logger: deps.logger })));
   return app;
 }

@@ -11,10 +11,16 @@ export interface NewTask {
 
 /** Adds a task; one whose key exists already is left as it is. */
 export async function insertTask(db: JobsExecutor, task: NewTask): Promise<void> {
+  await insertTasks(db, [task]);
+}
+
+/** Adds tasks in one statement; those whose key exists already are left as they are. */
+export async function insertTasks(db: JobsExecutor, tasks: readonly NewTask[]): Promise<void> {
+  if (tasks.length === 0) return;
   await db
     .insertInto('tasks')
     .ignore()
-    .values({ ...task, payload: JSON.stringify(task.payload), attempts: 0, leaseOwner: null, leaseExpiresAt: null, lastError: null, failedAt: null })
+    .values(tasks.map((task) => ({ ...task, payload: JSON.stringify(task.payload), attempts: 0, leaseOwner: null, leaseExpiresAt: null, lastError: null, failedAt: null })))
     .execute();
 }
 
@@ -95,4 +101,17 @@ export async function deleteTaskByKey(db: JobsExecutor, taskKey: string): Promis
 /** Lets go of a keyed task's lease and sets its next run, whoever held it (a job put back in line). */
 export async function releaseTaskByKey(db: JobsExecutor, taskKey: string, runAt: Date): Promise<void> {
   await db.updateTable('tasks').set({ runAt, leaseOwner: null, leaseExpiresAt: null }).where('taskKey', '=', taskKey).execute();
+}
+
+/**
+ * A keyed task due now, unless a process is running it (its lease is live: that run is as good as
+ * one now). One given up is taken up again.
+ */
+export async function runKeyedTaskNow(db: JobsExecutor, taskKey: string, now: Date): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set({ runAt: now, failedAt: null, attempts: 0, lastError: null })
+    .where('taskKey', '=', taskKey)
+    .where((eb) => eb.or([eb('leaseExpiresAt', 'is', null), eb('leaseExpiresAt', '<', now)]))
+    .execute();
 }

@@ -13,11 +13,15 @@ import { runTrackedSearchProcedure } from './procedures/tracked-searches/run-tra
 import { listRunsProcedure } from './procedures/tracked-searches/list-runs.js';
 import { listSalesProcedure } from './procedures/tracked-searches/list-sales.js';
 import { getArchiveStatsProcedure } from './procedures/tracked-searches/get-archive-stats.js';
+import { listDeliveriesProcedure } from './procedures/webhooks/list-deliveries.js';
+import { retryDeliveryProcedure } from './procedures/webhooks/retry-delivery.js';
+import { sendTestDeliveryProcedure } from './procedures/webhooks/send-test-delivery.js';
 import { router } from './trpc.js';
 
 /** The procedures of `jobsContract` (shared/src/internal/jobs), which the api and the dashboard call. */
 export const jobsRouter = router({
   jobs: router({ create: createJob, get: getJob, list: listJobs, cancel: cancelJob }),
+  webhooks: router({ deliveries: listDeliveriesProcedure, test: sendTestDeliveryProcedure, retry: retryDeliveryProcedure }),
   trackedSearches: router({ create: createTrackedSearchProcedure, list: listTrackedSearchesProcedure, get: getTrackedSearchProcedure, update: updateTrackedSearchProcedure, delete: deleteTrackedSearchProcedure, runNow: runTrackedSearchProcedure, runs: listRunsProcedure, sales: listSalesProcedure, stats: getArchiveStatsProcedure }),
 });
 

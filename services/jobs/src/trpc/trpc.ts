@@ -2,10 +2,12 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import { createInternalTrpc } from '@comps/shared/internal/internal-trpc';
 import type { JobServiceDeps } from '../jobs/job-service.js';
 import type { TrackedSearchDeps } from '../tracked/tracked-search-service.js';
+import type { DeliveryServiceDeps } from '../webhooks/delivery-service.js';
 
 export interface JobsContext {
   jobs: JobServiceDeps;
   tracked: TrackedSearchDeps;
+  deliveries: DeliveryServiceDeps;
   logger: Logger;
 }
 

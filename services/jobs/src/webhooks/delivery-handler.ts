@@ -1,0 +1,112 @@
+import { request } from 'undici';
+import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
+import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import type { Logger } from '@comps/shared/logging/create-logger';
+import { checkWebhookUrl, type Resolver, type WebhookAddressPolicy } from '@comps/shared/webhooks/address-policy';
+import { pinnedAgent } from '@comps/shared/webhooks/pinned-agent';
+import { nextAttemptDelayMs, retryAfterMsOf } from '@comps/shared/webhooks/retry-schedule';
+import type { JobsDb } from '../db/database.js';
+import type { TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-runner.js';
+import { endWithoutAttempt, findDelivery, recordAttempt } from './delivery-repository.js';
+import { DELIVERY_TASK } from './delivery-task.js';
+
+export interface DeliveryDeps {
+  db: JobsDb;
+  /** Signs each attempt and hears its outcome: the endpoints and their secrets are accounts'. */
+  accounts: Pick<AccountsClient, 'webhooks'>;
+  policy: WebhookAddressPolicy;
+  resolve: Resolver;
+  logger: Logger;
+  now: () => Date;
+  random: () => number;
+}
+
+/** What one attempt gave: the status code answered, or why there was none. */
+interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+}
+
+/** An answer's body is read (so the connection can be reused) up to this much, then dropped. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * Webhook deliveries on the task runner: each delivery's task makes one attempt at a time, whatever
+ * the number of jobs processes (the task's lease). An attempt asks accounts for the endpoint's URL
+ * and the message's signature, checks the URL's addresses again (the connection goes to the address
+ * checked, never to a second lookup's), and POSTs the body made once for every attempt, with the
+ * same `webhook-id` each time. A 2xx within 15 s succeeds; 410 disables the endpoint; anything else
+ * is tried again on the contract's schedule (a longer `Retry-After` on 429 or 503 honoured) until it
+ * is spent. Redirects are not followed.
+ */
+export class DeliveryHandler implements TaskHandler {
+  readonly kind = DELIVERY_TASK;
+
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  async run(payload: unknown, context: TaskContext): Promise<TaskOutcome> {
+    const delivery = await findDelivery(this.deps.db, (payload as { deliveryId: string }).deliveryId);
+    if (!delivery || delivery.status !== 'pending') return { next: 'done' };
+    const attemptedAt = this.deps.now();
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    const signed = await this.deps.accounts.webhooks.sign.mutate({ webhookId: delivery.webhookId, messageId: delivery.id, timestamp, body: delivery.body });
+    if (!signed) {
+      await endWithoutAttempt(this.deps.db, delivery.id, 'The endpoint was deleted');
+      return { next: 'done' };
+    }
+    if (signed.status === 'disabled') {
+      await endWithoutAttempt(this.deps.db, delivery.id, 'The endpoint is disabled');
+      return { next: 'done' };
+    }
+    const result = await this.attempt(signed.url, { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signed.signature }, delivery.body, context.signal);
+    // Stopping cut the attempt short: it did not happen; the task runs again (same id, same body).
+    if (context.signal.aborted) return { next: 'later', runAt: this.deps.now() };
+    const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const { disabledReason } = await this.deps.accounts.webhooks.noteOutcome.mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' });
+    const retryAfterMs = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterMs : null;
+    const delay = succeeded || disabledReason ? null : nextAttemptDelayMs(delivery.attempts + 1, this.deps.random, retryAfterMs);
+    const nextAttemptAt = delay === null ? null : new Date(this.deps.now().getTime() + delay);
+    const lastError = succeeded ? null : disabledReason ? `${result.error ?? `Answered ${result.statusCode}`}; the endpoint is disabled (${disabledReason})` : result.error;
+    await recordAttempt(this.deps.db, delivery.id, {
+      status: succeeded ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed',
+      nextAttemptAt,
+      lastAttemptAt: attemptedAt,
+      lastStatusCode: result.statusCode,
+      lastError,
+    });
+    return nextAttemptAt ? { next: 'later', runAt: nextAttemptAt } : { next: 'done' };
+  }
+
+  /** One POST to the endpoint, to the address its URL was checked to have. */
+  private async attempt(url: string, signature: Record<string, string>, body: string, stopping: AbortSignal): Promise<AttemptResult> {
+    let target;
+    try {
+      target = await checkWebhookUrl(url, this.deps.policy, this.deps.resolve);
+    } catch (error) {
+      return { statusCode: null, error: `Refused: ${error instanceof Error ? error.message : String(error)}`, retryAfterMs: null };
+    }
+    const agent = pinnedAgent(target.address, { connectTimeoutMs: WEBHOOK_LIMITS.timeoutMs });
+    const deadline = AbortSignal.timeout(WEBHOOK_LIMITS.timeoutMs);
+    try {
+      const answer = await request(target.url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'comps-webhooks/1', ...signature },
+        body,
+        signal: AbortSignal.any([stopping, deadline]),
+        headersTimeout: WEBHOOK_LIMITS.timeoutMs,
+        bodyTimeout: WEBHOOK_LIMITS.timeoutMs,
+      });
+      await answer.body.dump({ limit: MAX_ANSWER_BYTES }).catch(() => undefined);
+      const retryAfter = answer.headers['retry-after'];
+      return { statusCode: answer.statusCode, error: answer.statusCode >= 300 ? `Answered ${answer.statusCode}` : null, retryAfterMs: retryAfterMsOf(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, this.deps.now()) };
+    } catch (error) {
+      const reason = deadline.aborted ? `No answer within ${WEBHOOK_LIMITS.timeoutMs / 1000} s` : error instanceof Error ? error.message : String(error);
+      return { statusCode: null, error: reason, retryAfterMs: null };
+    } finally {
+      agent.destroy().catch(() => undefined);
+    }
+  }
+}
