@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     // A minute, for a few dozen jobs: results polled while a job runs, then read again once it ended.
     compsCache: new ExpiringMap(60_000, 50),
   };
-  const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake };
+  const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake, statsCache: new ExpiringMap(60_000, 100) };
   for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake }, config.intervals)) runner.every(task);
   await runner.start();
   const internal = await listen(createInternalApp({ jobs, tracked, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
