@@ -150,7 +150,7 @@ function fromNotAfterTo<T extends { from?: string | undefined; to?: string | und
 export const salesQueryObject = z.object({
   ...dateRange,
   condition: queryEnum(CONDITION_GROUPS).optional().meta({ description: 'the condition group' }),
-  counted: queryBoolean().optional().meta({ description: 'whether the sale counts in the statistics' }),
+  counted: queryBoolean().optional().meta({ description: 'whether the sale counts by what it is (every exclusion but `outlier`, which depends on the period the statistics are asked for)' }),
   limit: queryInt(TRACKED_SEARCH_LIMITS.sales.min, TRACKED_SEARCH_LIMITS.sales.max).default(TRACKED_SEARCH_LIMITS.sales.default).meta({ description: 'sales per page' }),
   cursor: z.string({ error: 'must be given once, as a single value' }).regex(/^[A-Za-z0-9_-]{1,200}$/, { error: 'must be a nextCursor from an earlier page' }).optional().meta({ param: { type: 'string' }, description: 'the `nextCursor` of the page before' }),
 });

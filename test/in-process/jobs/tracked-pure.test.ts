@@ -61,7 +61,7 @@ function referenceSeries(items: StatsItem[], verdicts: ItemVerdict[], interval: 
   const groups: Record<string, number[]> = {};
   for (let index = 0; index < items.length; index += 1) {
     const item = items[index]!;
-    if (!verdicts[index]!.counted || !item.soldDate || !item.unitPrice) continue;
+    if (!item.soldDate) continue;
     const date = new Date(`${item.soldDate}T00:00:00Z`);
     let start = item.soldDate;
     if (interval === 'month') start = item.soldDate.slice(0, 7) + '-01';
@@ -69,7 +69,8 @@ function referenceSeries(items: StatsItem[], verdicts: ItemVerdict[], interval: 
       while (date.getUTCDay() !== 1) date.setUTCDate(date.getUTCDate() - 1);
       start = date.toISOString().slice(0, 10);
     }
-    (groups[start] ??= []).push(item.unitPrice.value);
+    groups[start] ??= [];
+    if (verdicts[index]!.counted && item.unitPrice) groups[start]!.push(item.unitPrice.value);
   }
   return Object.keys(groups)
     .sort()

@@ -49,10 +49,18 @@ export class Authenticator {
     return { principal, keyHash };
   }
 
-  /** A bad key: 429 when its address has failed too often already, else 401; counted either way. */
+  /**
+   * A bad key: 429 when its address has failed too often already, else 401; counted either way.
+   * Without Redis the address cannot be counted, but the key is no less bad: still 401.
+   */
   private async refuse(address: string, error: AppError): Promise<never> {
-    await this.throttle.check(address);
-    await this.throttle.recordFailure(address);
+    try {
+      await this.throttle.check(address);
+      await this.throttle.recordFailure(address);
+    } catch (failure) {
+      if (failure instanceof AppError && failure.code === 'service_unavailable') throw error;
+      throw failure;
+    }
     throw error;
   }
 

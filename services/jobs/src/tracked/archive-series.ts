@@ -17,8 +17,8 @@ export function intervalStart(date: string, interval: SeriesInterval): string {
 }
 
 /**
- * The series of a tracked search's statistics: one entry per interval that has at least one counted
- * sale, oldest first, with the median and quartiles of the counted sales' unit prices (null below 3).
+ * The series of a tracked search's statistics: one entry per interval with sales, oldest first, with
+ * the number counted and the median and quartiles of their unit prices (null below 3).
  * `verdicts` are the statistics' verdicts over the same items, so a sale counts here exactly when it
  * counts in the period's `stats`; figures are rounded to the minor unit of the statistics' currency.
  * Sales without a date are not in the series.
@@ -27,11 +27,11 @@ export function archiveSeries(items: readonly StatsItem[], verdicts: readonly It
   const round = (value: number) => (currency ? roundToMinorUnit(value, currency) : value);
   const groups = new Map<string, number[]>();
   items.forEach((item, index) => {
-    if (!verdicts[index]?.counted || item.soldDate === null || item.unitPrice === null) return;
+    if (item.soldDate === null) return;
     const start = intervalStart(item.soldDate, interval);
-    const prices = groups.get(start);
-    if (prices) prices.push(item.unitPrice.value);
-    else groups.set(start, [item.unitPrice.value]);
+    let prices = groups.get(start);
+    if (!prices) groups.set(start, (prices = []));
+    if (verdicts[index]?.counted && item.unitPrice !== null) prices.push(item.unitPrice.value);
   });
   return [...groups.keys()].sort().map((start) => {
     const prices = groups.get(start)!.sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import type { TaskHandler } from '../tasks/task-runner.js';
 import { archiveFigures, deleteSalesBatch, hasSalesBefore } from './archive-repository.js';
 import { deleteRunsBefore } from './run-repository.js';
 import { ARCHIVE_DELETION_TASK } from './run-task.js';
-import { listTrackedSearchIdsAfter, setArchiveFigures } from './tracked-search-repository.js';
+import { listTrackedSearchIdsAfter, lockTrackedSearch, setArchiveFigures } from './tracked-search-repository.js';
 
 const DAY_MS = 86_400_000;
 const BATCH = 5000;
@@ -27,7 +27,10 @@ export async function purgeArchive(db: JobsDb, now: Date, retentionDays: number,
         gone = await deleteSalesBatch(db, id, cutoff, BATCH);
         deleted += gone;
       }
-      await withTransaction(db, async (trx) => setArchiveFigures(trx, id, await archiveFigures(trx, id)));
+      // Read and written under the tracked search's lock: a page stored meanwhile adds to the figures after, not before.
+      await withTransaction(db, async (trx) => {
+        if (await lockTrackedSearch(trx, id)) await setArchiveFigures(trx, id, await archiveFigures(trx, id));
+      });
     }
     if (ids.length < 500) break;
     afterId = ids.at(-1)!;

@@ -9,8 +9,7 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { Meter } from '@comps/shared/metering/meter';
 import type { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
-import { abortableSleep } from '@comps/shared/runtime/abortable-sleep';
-import type { JobsDb, RunRow, TrackedSearchRow } from '../db/database.js';
+import type { JobsDb, RunRow, TaskRow, TrackedSearchRow } from '../db/database.js';
 import { encodeStatsItem } from '../jobs/stats-item-column.js';
 import { retryDelayMs, type RetryPolicy } from '../tasks/retry-policy.js';
 import { lockTaskByKey } from '../tasks/task-repository.js';
@@ -38,6 +37,11 @@ export interface RunHandlerDeps {
 /** The path a run's pages are recorded under in the request history. */
 export const RUN_HISTORY_PATH = '/v1/tracked-searches/{trackedSearchId}/runs';
 
+/** How long a page waits for the workspace's concurrency before its run is put back in line. */
+const ADMISSION_WAIT_MS = 5000;
+/** When a run put back for its workspace's concurrency is tried again. */
+const ADMISSION_RETRY_MS = 2000;
+
 /** Failures worth a retry after a pause: the marketplace or a dependency was busy, not wrong. */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['upstream_timeout', 'upstream_rate_limited', 'service_unavailable']);
 
@@ -49,6 +53,14 @@ interface StoredPage {
 
 function asAppError(error: unknown): AppError {
   return error instanceof AppError ? error : new AppError('service_unavailable', 'A dependency failed', { cause: error });
+}
+
+/**
+ * Whether a sale counts by what it is (the `counted` filter of the sales): counted on its page, or
+ * left out there only as an outlier, which depends on the other sales of whatever period is asked.
+ */
+function countedByItself(comps: ListingItem['comps']): boolean {
+  return comps.counted || comps.excludedBecause === 'outlier';
 }
 
 /** Today's date in UTC, for a sale whose page showed no sold date. */
@@ -65,14 +77,36 @@ const dateOf = (time: Date) => time.toISOString().slice(0, 10);
  */
 export class RunHandler implements TaskHandler {
   readonly kind = TRACKED_RUN_TASK;
+  /** Per run in progress (by task id): aborts its page when another process took the run over. */
+  private readonly lost = new Map<string, AbortController>();
 
   constructor(
     private readonly deps: RunHandlerDeps,
     private readonly retry: RetryPolicy,
   ) {}
 
+  /** Runs taken over by another process: their page in flight is abandoned (uncharged), not fetched for nothing. */
+  onLost(tasks: TaskRow[]): void {
+    for (const task of tasks) this.lost.get(task.id)?.abort();
+  }
+
   async run(payload: unknown, context: TaskContext): Promise<TaskOutcome> {
-    const { runId } = payload as { runId: string };
+    const lost = new AbortController();
+    this.lost.set(context.task.id, lost);
+    try {
+      return await this.runPages((payload as { runId: string }).runId, context, AbortSignal.any([context.signal, lost.signal]));
+    } finally {
+      this.lost.delete(context.task.id);
+    }
+  }
+
+  /**
+   * The run's pages from the first not stored, one at a time, while this process holds the run. A
+   * run never holds a slot of the runner while it waits: a workspace whose rate is spent, or whose
+   * concurrency stays taken for long, has its run put back in line for later, so one busy workspace
+   * cannot stall the other workspaces' jobs and runs.
+   */
+  private async runPages(runId: string, context: TaskContext, signal: AbortSignal): Promise<TaskOutcome> {
     const run = await findRun(this.deps.db, runId);
     if (!run || run.status !== 'running') return { next: 'done' };
     const search = await findTrackedSearch(this.deps.db, run.trackedSearchId);
@@ -83,20 +117,23 @@ export class RunHandler implements TaskHandler {
     try {
       plan = await this.deps.planOf(run.workspaceId);
     } catch (error) {
-      return this.failed(run, asAppError(error));
+      return this.failed(run, asAppError(error), context.owner);
     }
     for (let page = run.nextPage; ; page += 1) {
       let stored: StoredPage = { stored: false, ended: false };
       let outcome;
+      const admissionWait = AbortSignal.timeout(ADMISSION_WAIT_MS);
       try {
-        await this.waitForRate(run.workspaceId, plan, context.signal);
-        if (context.signal.aborted) return { next: 'later', runAt: this.deps.now() };
+        const { requests, windowSeconds } = plan.rateLimit;
+        const rate = await callRedis(() => this.deps.rateLimiter.consume(run.workspaceId, requests, windowSeconds));
+        if (!rate.allowed) return { next: 'later', runAt: new Date(this.deps.now().getTime() + rate.resetSeconds * 1000) };
         const requestId = await runPageRequestId(this.deps.db, run.id, page, newRequestId());
         outcome = await this.deps.meter.run({
           workspace: { id: run.workspaceId, concurrency: plan.concurrency },
           requestId,
           call: { kind: 'search', query: runPageQuery(search, page) },
-          signal: context.signal,
+          signal,
+          stopWaiting: admissionWait,
           patience: 'patient',
           deliver: async ({ value }) => {
             stored = await this.storePage(run, search, page, context.owner, value.items);
@@ -107,7 +144,7 @@ export class RunHandler implements TaskHandler {
       } catch (error) {
         const failure = asAppError(error);
         if (failure.code !== 'service_unavailable') this.deps.logger.error({ err: error, runId: run.id }, 'run page failed');
-        return this.failed(run, failure);
+        return this.failed(run, failure, context.owner);
       }
       switch (outcome.kind) {
         case 'delivered':
@@ -120,20 +157,13 @@ export class RunHandler implements TaskHandler {
           // run ended or went to another process meanwhile: nothing more to do here.
           return context.signal.aborted ? { next: 'later', runAt: this.deps.now() } : { next: 'settled' };
         case 'abandoned':
-          return { next: 'later', runAt: this.deps.now() };
+          // Taken over elsewhere: that process goes on. Else stopping, or the workspace's concurrency
+          // stayed taken: the run goes back in line (its page keeps its request id).
+          if (signal.aborted && !context.signal.aborted) return { next: 'settled' };
+          return { next: 'later', runAt: new Date(this.deps.now().getTime() + (admissionWait.aborted ? ADMISSION_RETRY_MS : 0)) };
         case 'failed':
-          return this.failed(run, outcome.error);
+          return this.failed(run, outcome.error, context.owner);
       }
-    }
-  }
-
-  /** Takes one request of the workspace's rate, waiting for its next window when the rate is spent (a run waits, it does not fail). */
-  private async waitForRate(workspaceId: string, plan: EffectivePlan, signal: AbortSignal): Promise<void> {
-    const { requests, windowSeconds } = plan.rateLimit;
-    while (!signal.aborted) {
-      const decision = await callRedis(() => this.deps.rateLimiter.consume(workspaceId, requests, windowSeconds));
-      if (decision.allowed) return;
-      await abortableSleep(decision.resetSeconds * 1000, signal);
     }
   }
 
@@ -149,14 +179,18 @@ export class RunHandler implements TaskHandler {
       const tracked = await lockTrackedSearch(trx, run.trackedSearchId);
       if (!current || !tracked || current.status !== 'running' || task?.leaseOwner !== owner || current.nextPage !== page) return { stored: false, ended: false };
       const now = this.deps.now();
-      const sales: NewSale[] = items.map((item) => ({
-        itemId: item.itemId,
-        soldDate: item.soldDate ?? dateOf(now),
-        counted: item.comps.counted,
-        conditionGroup: item.comps.condition,
-        statsItem: encodeStatsItem(statsItemOf(item, item.comps)),
-        item: JSON.stringify(item),
-      }));
+      const sales: NewSale[] = items.map((item) => {
+        // A sale whose page showed no date is dated the day it was first seen, in its statistics too.
+        const soldDate = item.soldDate ?? dateOf(now);
+        return {
+          itemId: item.itemId,
+          soldDate,
+          counted: countedByItself(item.comps),
+          conditionGroup: item.comps.condition,
+          statsItem: encodeStatsItem({ ...statsItemOf(item, item.comps), soldDate }),
+          item: JSON.stringify(item),
+        };
+      });
       const fresh = await insertNewSales(trx, { trackedSearchId: search.id, workspaceId: search.workspaceId, runId: run.id, firstSeenAt: now }, sales);
       if (fresh.length > 0) {
         const dates = fresh.map((sale) => sale.soldDate).sort();
@@ -177,19 +211,25 @@ export class RunHandler implements TaskHandler {
   }
 
   /** A failed page: a retry after a pause when the failure may pass (until the retries are spent), else the run ends failed. */
-  private async failed(run: RunRow, error: AppError): Promise<TaskOutcome> {
-    if (error.code === 'quota_exhausted') return this.end(run, { status: 'failed', stopReason: 'quota_exhausted', error: { code: error.code, message: error.message } });
+  private async failed(run: RunRow, error: AppError, owner: string): Promise<TaskOutcome> {
+    if (error.code === 'quota_exhausted') return this.end(run, { status: 'failed', stopReason: 'quota_exhausted', error: { code: error.code, message: error.message } }, owner);
     const current = await findRun(this.deps.db, run.id);
     const delay = RETRYABLE.has(error.code) ? retryDelayMs(this.retry, (current?.attempts ?? run.attempts) + 1, this.deps.random) : null;
     if (delay !== null) {
       await countRunAttempt(this.deps.db, run.id);
       return { next: 'later', runAt: new Date(this.deps.now().getTime() + delay) };
     }
-    return this.end(run, { status: 'failed', stopReason: 'error', error: { code: error.code, message: error.message } });
+    return this.end(run, { status: 'failed', stopReason: 'error', error: { code: error.code, message: error.message } }, owner);
   }
 
-  private async end(run: RunRow, end: RunEnd): Promise<TaskOutcome> {
-    await withTransaction(this.deps.db, (trx) => finishRun(trx, run.id, end, this.deps.now()));
+  /** Ends the run, if this process still holds it (one that took it over meanwhile decides its end). */
+  private async end(run: RunRow, end: RunEnd, owner: string): Promise<TaskOutcome> {
+    await withTransaction(this.deps.db, async (trx) => {
+      if (!(await lockRun(trx, run.id))) return;
+      const task = await lockTaskByKey(trx, runTaskKey(run.id));
+      if (task?.leaseOwner !== owner) return;
+      await finishRun(trx, run.id, end, this.deps.now());
+    });
     return { next: 'settled' };
   }
 }

@@ -1,8 +1,7 @@
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import type { JobsDb } from '../db/database.js';
-import { findRunningRun } from './run-repository.js';
 import { nextRunAfter } from './schedule.js';
-import { startRun } from './tracked-search-service.js';
+import { runningRun, startRun } from './tracked-search-service.js';
 import { claimDueTrackedSearches, updateTrackedSearch } from './tracked-search-repository.js';
 
 const BATCH = 100;
@@ -22,7 +21,7 @@ export async function scheduleDueRuns(db: JobsDb, now: Date, random: () => numbe
       const due = await claimDueTrackedSearches(trx, now, BATCH);
       let runs = 0;
       for (const search of due) {
-        if (!(await findRunningRun(trx, search.id))) {
+        if (!(await runningRun(trx, search.id, now))) {
           await startRun(trx, search, 'schedule', search, now);
           runs += 1;
         }

@@ -16,13 +16,15 @@ import { computeStats } from '@comps/shared/comps/statistics';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
+import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { newRunId, newTaskId, newTrackedSearchId } from '@comps/shared/ids';
-import type { JobsDb, JobsExecutor, TrackedSearchRow } from '../db/database.js';
+import type { JobsDb, JobsExecutor, RunRow, TrackedSearchRow } from '../db/database.js';
 import { decodeStatsItems } from '../jobs/stats-item-column.js';
-import { deleteTaskByKey, insertTask } from '../tasks/task-repository.js';
+import { deleteTaskByKey, insertTask, lockTaskByKey } from '../tasks/task-repository.js';
 import { listSales, listStatsItems } from './archive-repository.js';
 import { archiveSeries } from './archive-series.js';
-import { deleteRunsOf, findRun, findRunningRun, findRunsByIds, insertRun, listRunsSince } from './run-repository.js';
+import { finishRun } from './finish-run.js';
+import { deleteRunsOf, findRun, findRunningRun, findRunsByIds, insertRun, listRunsSince, lockRun } from './run-repository.js';
 import { ARCHIVE_DELETION_TASK, archiveDeletionTaskKey, runTaskKey, TRACKED_RUN_TASK } from './run-task.js';
 import { decodeSalesCursor, encodeSalesCursor } from './sales-cursor.js';
 import { nextRunAfter } from './schedule.js';
@@ -43,6 +45,8 @@ export interface TrackedSearchDeps {
   random: () => number;
   /** Tells every worker (this process's and the others') that work is waiting. */
   wake: () => void;
+  /** Statistics computed a short while ago, by tracked search, period and archive size (a dashboard reads them again and again). */
+  statsCache: ExpiringMap<ArchiveStats>;
 }
 
 const DAY_MS = 86_400_000;
@@ -108,45 +112,50 @@ export interface CreateTrackedSearchInput {
  */
 export async function createTrackedSearch(deps: TrackedSearchDeps, input: CreateTrackedSearchInput): Promise<TrackedSearch> {
   const now = deps.now();
-  const { body } = input;
   const id = newTrackedSearchId();
-  await withTransaction(deps.db, async (trx) => {
-    const lockName = `tracked-searches:${input.workspaceId}`;
-    const { rows } = await sql<{ taken: number | null }>`select get_lock(${lockName}, ${CREATION_LOCK_SECONDS}) as taken`.execute(trx);
+  const lockName = `tracked-searches:${input.workspaceId}`;
+  // The lock belongs to a connection: taken on one, the transaction runs on it, released after its commit.
+  await deps.db.connection().execute(async (connection) => {
+    const { rows } = await sql<{ taken: number | null }>`select get_lock(${lockName}, ${CREATION_LOCK_SECONDS}) as taken`.execute(connection);
     if (rows[0]?.taken !== 1) throw new AppError('service_unavailable', 'Another tracked search of this workspace is being created; retry shortly', { retryAfter: 1 });
     try {
-      const count = await countWorkspaceTrackedSearchesForUpdate(trx, input.workspaceId);
-      if (count >= input.limit) {
-        throw new AppError('tracked_search_limit', `The plan allows ${input.limit} tracked searches; delete one or change plans`);
-      }
-      const { keyword, marketSite, name, schedule, maxPagesPerRun, minPrice, maxPrice, ...filters } = body;
-      const query: StoredQuery = { ...filters, minPrice: minPrice ?? null, maxPrice: maxPrice ?? null };
-      await insertTrackedSearch(trx, {
-        id,
-        workspaceId: input.workspaceId,
-        apiKeyId: input.apiKeyId,
-        apiKeyPrefix: input.apiKeyPrefix,
-        name: name ?? keyword.slice(0, TRACKED_SEARCH_LIMITS.name.max),
-        status: 'active',
-        pausedReason: null,
-        keyword,
-        marketSite,
-        query: JSON.stringify(query),
-        schedule,
-        maxPagesPerRun,
-        nextRunAt: nextRunAfter(schedule, now, deps.random),
-        lastRunId: null,
-        firstSoldDate: null,
-        lastSoldDate: null,
-        createdAt: now,
-      });
-      await startRun(trx, (await lockTrackedSearch(trx, id))!, 'schedule', input, now);
+      await withTransaction(connection, (trx) => insertWithinLimit(trx, id, input, now, deps));
     } finally {
-      await sql`select release_lock(${lockName})`.execute(trx);
+      await sql`select release_lock(${lockName})`.execute(connection);
     }
   });
   deps.wake();
   return recordOf(deps.db, (await findTrackedSearch(deps.db, id))!);
+}
+
+/** The creation itself, once no other creation of the workspace can run: the plan's number, the row, its first run. */
+async function insertWithinLimit(trx: JobsExecutor, id: string, input: CreateTrackedSearchInput, now: Date, deps: TrackedSearchDeps): Promise<void> {
+  const count = await countWorkspaceTrackedSearchesForUpdate(trx, input.workspaceId);
+  if (count >= input.limit) {
+    throw new AppError('tracked_search_limit', `The plan allows ${input.limit} tracked searches; delete one or change plans`);
+  }
+  const { keyword, marketSite, name, schedule, maxPagesPerRun, minPrice, maxPrice, ...filters } = input.body;
+  const query: StoredQuery = { ...filters, minPrice: minPrice ?? null, maxPrice: maxPrice ?? null };
+  await insertTrackedSearch(trx, {
+    id,
+    workspaceId: input.workspaceId,
+    apiKeyId: input.apiKeyId,
+    apiKeyPrefix: input.apiKeyPrefix,
+    name: name ?? keyword.slice(0, TRACKED_SEARCH_LIMITS.name.max),
+    status: 'active',
+    pausedReason: null,
+    keyword,
+    marketSite,
+    query: JSON.stringify(query),
+    schedule,
+    maxPagesPerRun,
+    nextRunAt: nextRunAfter(schedule, now, deps.random),
+    lastRunId: null,
+    firstSoldDate: null,
+    lastSoldDate: null,
+    createdAt: now,
+  });
+  await startRun(trx, (await lockTrackedSearch(trx, id))!, 'schedule', input, now);
 }
 
 export async function listTrackedSearches(deps: TrackedSearchDeps, workspaceId: string): Promise<{ trackedSearches: TrackedSearch[] }> {
@@ -193,9 +202,14 @@ export async function updateTrackedSearchSettings(deps: TrackedSearchDeps, works
 export async function deleteTrackedSearch(deps: TrackedSearchDeps, workspaceId: string, trackedSearchId: string): Promise<{ trackedSearchId: string; deleted: true }> {
   const now = deps.now();
   await withTransaction(deps.db, async (trx) => {
+    // Locked in the order a run storing a page locks them (its run, its task, the tracked search).
+    const running = await findRunningRun(trx, trackedSearchId);
+    if (running) {
+      await lockRun(trx, running.id);
+      await lockTaskByKey(trx, runTaskKey(running.id));
+    }
     const row = await lockTrackedSearch(trx, trackedSearchId);
     if (!row || row.workspaceId !== workspaceId) throw notFound();
-    const running = await findRunningRun(trx, trackedSearchId);
     if (running) await deleteTaskByKey(trx, runTaskKey(running.id));
     await deleteRunsOf(trx, trackedSearchId);
     await deleteTrackedSearchRow(trx, trackedSearchId);
@@ -213,7 +227,7 @@ export async function runNow(deps: TrackedSearchDeps, input: { workspaceId: stri
     runId = await withTransaction(deps.db, async (trx) => {
       const row = await lockTrackedSearch(trx, input.trackedSearchId);
       if (!row || row.workspaceId !== input.workspaceId) throw notFound();
-      const running = await findRunningRun(trx, row.id);
+      const running = await runningRun(trx, row.id, now);
       if (running) throw runInProgress(running.id);
       return startRun(trx, row, 'manual', input, now);
     });
@@ -224,6 +238,20 @@ export async function runNow(deps: TrackedSearchDeps, input: { workspaceId: stri
   }
   deps.wake();
   return runOf((await findRun(deps.db, runId))!);
+}
+
+/**
+ * The run of the tracked search that is running, if it really is: a run whose task is gone or was
+ * given up (its retries spent) can never end by itself, so it ends here as failed, and the tracked
+ * search can run again. In the caller's transaction, the tracked search locked.
+ */
+export async function runningRun(trx: JobsExecutor, trackedSearchId: string, now: Date): Promise<RunRow | undefined> {
+  const running = await findRunningRun(trx, trackedSearchId);
+  if (!running) return undefined;
+  const task = await lockTaskByKey(trx, runTaskKey(running.id));
+  if (task && task.failedAt === null) return running;
+  await finishRun(trx, running.id, { status: 'failed', stopReason: 'error', error: { code: 'internal_error', message: task?.lastError ? `The run could not go on: ${task.lastError}` : 'The run could not go on' } }, now);
+  return undefined;
 }
 
 function runInProgress(runId: string | null): AppError {
@@ -265,9 +293,16 @@ export async function listArchiveSales(deps: TrackedSearchDeps, workspaceId: str
  */
 export async function archiveStats(deps: TrackedSearchDeps, workspaceId: string, trackedSearchId: string, input: { from?: string | undefined; to?: string | undefined; interval: SeriesInterval }): Promise<ArchiveStats> {
   const row = await owned(deps.db, workspaceId, trackedSearchId);
+  // The archive's figures change with every page stored and every purge: the same figures, the same statistics.
+  const key = [trackedSearchId, input.from, input.to, input.interval, row.archiveSales, row.firstSoldDate, row.lastSoldDate].join('|');
+  const now = deps.now().getTime();
+  const cached = deps.statsCache.get(key, now);
+  if (cached) return cached.value;
   const stored = await listStatsItems(deps.db, trackedSearchId, { from: input.from, to: input.to });
   // One array of the stored items, parsed at once: a year of a busy search is tens of thousands.
   const items = stored.length === 0 ? [] : decodeStatsItems(`[${stored.join(',')}]`);
   const { stats, verdicts } = computeStats(items, { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOfTracked(row)) });
-  return { trackedSearchId, from: input.from ?? null, to: input.to ?? null, interval: input.interval, stats, series: archiveSeries(items, verdicts, input.interval, stats.currency) };
+  const answer = { trackedSearchId, from: input.from ?? null, to: input.to ?? null, interval: input.interval, stats, series: archiveSeries(items, verdicts, input.interval, stats.currency) };
+  deps.statsCache.set(key, answer, now);
+  return answer;
 }
