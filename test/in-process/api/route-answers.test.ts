@@ -73,7 +73,7 @@ async function whileAnotherRuns(route: { method: string; path: string }, first: 
 // The key most provocations use: a rate no run of this file reaches.
 const { apiKey: key } = await createWorkspace(stack, { rate: 100_000 });
 const itemId = ((await request(apis.plain.baseUrl, '/v1/scrape?keyword=desk+lamp&count=1', { apiKey: key })).body as { items: Array<{ itemId: string }> }).items[0]!.itemId;
-const fresh = async (limits: { quota?: number; rate?: number; concurrency?: number; trackedSearches?: number } = {}) => (await createWorkspace(stack, limits)).apiKey;
+const fresh = async (limits: { quota?: number; rate?: number; concurrency?: number; trackedSearches?: number; webhookEndpoints?: number } = {}) => (await createWorkspace(stack, limits)).apiKey;
 
 /** What every API-key route answers, whatever it does. */
 async function common(route: { method: string; path: string }): Promise<string[]> {
@@ -147,6 +147,31 @@ async function ofOneTrackedSearch(route: { method: string; path: string }, body?
     ...(await common({ ...route, path: at(UNKNOWN_TRACKED_SEARCH) })),
     await answerOf(route, { key, path: at('ts_123'), ...(body === undefined ? {} : { body }) }),
     await answerOf(route, { key, path: at(UNKNOWN_TRACKED_SEARCH), ...(body === undefined ? {} : { body }) }),
+  ];
+}
+
+/**
+ * An endpoint accounts registers: a public address written as one (no DNS asked), https. The one
+ * below is the cloud metadata address, refused at registration whatever the resolver.
+ */
+const WEBHOOK = { url: 'https://93.184.216.34/comps-hooks', events: ['job.completed'] };
+const REFUSED_URL = 'https://169.254.169.254/latest/meta-data';
+/** Well-formed, and never issued. */
+const UNKNOWN_WEBHOOK = `wh_${'0'.repeat(26)}`;
+const UNKNOWN_DELIVERY = `msg_${'0'.repeat(26)}`;
+
+async function webhookOf(apiKey: string): Promise<string> {
+  const created = await request(apis.plain.baseUrl, '/v1/webhooks', { method: 'POST', apiKey, body: WEBHOOK });
+  return (created.body as { webhookId: string }).webhookId;
+}
+
+/** What every route of one endpoint answers: the common answers, a malformed id, an unknown one (`body` when the route needs one to get that far). */
+async function ofOneWebhook(route: { method: string; path: string }, body?: unknown): Promise<string[]> {
+  const at = (id: string) => route.path.replace('{webhookId}', id).replace('{deliveryId}', UNKNOWN_DELIVERY);
+  return [
+    ...(await common({ ...route, path: at(UNKNOWN_WEBHOOK) })),
+    await answerOf(route, { key, path: at('wh_123'), ...(body === undefined ? {} : { body }) }),
+    await answerOf(route, { key, path: at(UNKNOWN_WEBHOOK), ...(body === undefined ? {} : { body }) }),
   ];
 }
 
@@ -291,6 +316,54 @@ const routes: Array<{ method: string; path: string; provoke: (route: { method: s
       const runs = { ...route, path: route.path.replace('{trackedSearchId}', await trackedSearchOf(owner)) };
       // The run its creation started, or the first of these, is still running (no worker runs it here): the second is refused.
       return [...(await ofOneTrackedSearch(route)), await answerOf(runs, { key: owner }), await answerOf(runs, { key: owner })];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhooks',
+    provoke: async (route) => {
+      const full = await fresh({ webhookEndpoints: 1 });
+      await webhookOf(full);
+      return [
+        ...(await common(route)),
+        ...(await jsonBody(route)),
+        await answerOf(route, { key: full, body: WEBHOOK }),
+        await answerOf(route, { key, body: { ...WEBHOOK, url: REFUSED_URL } }),
+      ];
+    },
+  },
+  { method: 'GET', path: '/v1/webhooks', provoke: (route) => common(route) },
+  ...(['GET /v1/webhooks/{webhookId}', 'DELETE /v1/webhooks/{webhookId}', 'POST /v1/webhooks/{webhookId}/secret', 'POST /v1/webhooks/{webhookId}/test', 'GET /v1/webhooks/{webhookId}/deliveries'] as const).map(
+    (operation) => {
+      const [method, path] = operation.split(' ') as [string, string];
+      return { method, path, provoke: (route: { method: string; path: string }) => ofOneWebhook(route) };
+    },
+  ),
+  {
+    method: 'PATCH',
+    path: '/v1/webhooks/{webhookId}',
+    provoke: async (route) => {
+      const owner = await fresh();
+      const own = { ...route, path: route.path.replace('{webhookId}', await webhookOf(owner)) };
+      return [
+        ...(await ofOneWebhook(route, { status: 'disabled' })),
+        ...(await jsonBody({ ...route, path: route.path.replace('{webhookId}', UNKNOWN_WEBHOOK) })),
+        await answerOf(own, { key: owner, body: { url: REFUSED_URL } }),
+      ];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+    provoke: async (route) => {
+      const owner = await fresh();
+      const own = route.path.replace('{webhookId}', await webhookOf(owner));
+      return [
+        ...(await ofOneWebhook(route)),
+        await answerOf(route, { key: owner, path: own.replace('{deliveryId}', 'msg_123') }),
+        // An endpoint of the caller's, a delivery it never had.
+        await answerOf(route, { key: owner, path: own.replace('{deliveryId}', UNKNOWN_DELIVERY) }),
+      ];
     },
   },
   {

@@ -28,6 +28,7 @@ t.test('it documents exactly the public routes that exist', async (t) => {
   t.strictSame(documented.sort(), [
     'DELETE /v1/scrape/max/{jobId}',
     'DELETE /v1/tracked-searches/{trackedSearchId}',
+    'DELETE /v1/webhooks/{webhookId}',
     'GET /partner/scrape-market',
     'GET /public/scrape',
     'GET /requests',
@@ -47,15 +48,24 @@ t.test('it documents exactly the public routes that exist', async (t) => {
     'GET /v1/tracked-searches/{trackedSearchId}/sales',
     'GET /v1/tracked-searches/{trackedSearchId}/sales.csv',
     'GET /v1/tracked-searches/{trackedSearchId}/stats',
+    'GET /v1/webhooks',
+    'GET /v1/webhooks/{webhookId}',
+    'GET /v1/webhooks/{webhookId}/deliveries',
     'PATCH /v1/tracked-searches/{trackedSearchId}',
+    'PATCH /v1/webhooks/{webhookId}',
     'POST /api/bulk-search',
     'POST /v1/scrape/max',
     'POST /v1/tracked-searches',
     'POST /v1/tracked-searches/{trackedSearchId}/runs',
+    'POST /v1/webhooks',
+    'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+    'POST /v1/webhooks/{webhookId}/secret',
+    'POST /v1/webhooks/{webhookId}/test',
   ]);
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const concrete = path.replace('{itemId}', '123456789012').replace('{jobId}', '00000000-0000-4000-8000-000000000000').replace('{trackedSearchId}', `ts_${'0'.repeat(26)}`);
+      const concrete = path.replace('{itemId}', '123456789012').replace('{jobId}', '00000000-0000-4000-8000-000000000000').replace('{trackedSearchId}', `ts_${'0'.repeat(26)}`)
+        .replace('{webhookId}', `wh_${'0'.repeat(26)}`).replace('{deliveryId}', `msg_${'0'.repeat(26)}`);
       const answer = await request(api.baseUrl, concrete, { method: method.toUpperCase(), apiKey });
       t.not(answer.body?.code, 'not_found', `${method.toUpperCase()} ${path} is routed (${answer.status})`);
       const anonymous = await request(api.baseUrl, concrete, { method: method.toUpperCase() });

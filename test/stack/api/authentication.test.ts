@@ -27,6 +27,12 @@ const AUTHENTICATED: Array<[string, string]> = [
   ['PATCH', `/v1/tracked-searches/ts_${'0'.repeat(26)}`],
   ['DELETE', `/v1/tracked-searches/ts_${'0'.repeat(26)}`],
   ['POST', `/v1/tracked-searches/ts_${'0'.repeat(26)}/runs`],
+  ['POST', '/v1/webhooks'],
+  ['GET', '/v1/webhooks'],
+  ...['', '/deliveries'].map((tail): [string, string] => ['GET', `/v1/webhooks/wh_${'0'.repeat(26)}${tail}`]),
+  ['PATCH', `/v1/webhooks/wh_${'0'.repeat(26)}`],
+  ['DELETE', `/v1/webhooks/wh_${'0'.repeat(26)}`],
+  ...['/secret', '/test', `/deliveries/msg_${'0'.repeat(26)}/retry`].map((tail): [string, string] => ['POST', `/v1/webhooks/wh_${'0'.repeat(26)}${tail}`]),
   ['POST', '/api/bulk-search'],
 ];
 

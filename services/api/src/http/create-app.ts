@@ -36,6 +36,15 @@ import { listSalesRoute } from '../routes/tracked-searches/list-sales.js';
 import { listTrackedSearchesRoute } from '../routes/tracked-searches/list-tracked-searches.js';
 import { startRunRoute } from '../routes/tracked-searches/start-run.js';
 import { updateTrackedSearchRoute } from '../routes/tracked-searches/update-tracked-search.js';
+import { createWebhookRoute } from '../routes/webhooks/create-webhook.js';
+import { deleteWebhookRoute } from '../routes/webhooks/delete-webhook.js';
+import { getWebhookRoute } from '../routes/webhooks/get-webhook.js';
+import { listDeliveriesRoute } from '../routes/webhooks/list-deliveries.js';
+import { listWebhooksRoute } from '../routes/webhooks/list-webhooks.js';
+import { retryDeliveryRoute } from '../routes/webhooks/retry-delivery.js';
+import { rotateWebhookSecretRoute } from '../routes/webhooks/rotate-webhook-secret.js';
+import { testWebhookRoute } from '../routes/webhooks/test-webhook.js';
+import { updateWebhookRoute } from '../routes/webhooks/update-webhook.js';
 import { routerPath, type RouteDefinition } from './route-definition.js';
 import { serveRoute, type ServeDeps } from './serve-route.js';
 
@@ -76,6 +85,15 @@ export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
     listSalesRoute(deps),
     downloadSalesCsvRoute(deps),
     getArchiveStatsRoute(deps),
+    createWebhookRoute(deps),
+    listWebhooksRoute(deps),
+    getWebhookRoute(deps),
+    updateWebhookRoute(deps),
+    deleteWebhookRoute(deps),
+    rotateWebhookSecretRoute(deps),
+    testWebhookRoute(deps),
+    listDeliveriesRoute(deps),
+    retryDeliveryRoute(deps),
     bulkSearchRoute({ meter: deps.meter, rateLimiter: deps.rateLimiter, ...(deps.bulkKeepAliveMs ? { keepAliveMs: deps.bulkKeepAliveMs } : {}) }),
   ];
   return [...routes, getOpenApiDocumentRoute(routes)];

@@ -85,7 +85,7 @@ interface RouteBase {
   operationId: string;
   summary: string;
   description?: string;
-  tag: 'Listings' | 'Jobs' | 'Tracked searches' | 'Account' | 'Service';
+  tag: 'Listings' | 'Jobs' | 'Tracked searches' | 'Webhooks' | 'Account' | 'Service';
   success: {
     status: number;
     description: string;

@@ -18,6 +18,15 @@ import {
   trackedSearchListSchema,
   trackedSearchSchema,
 } from '@comps/shared/contract/tracked-search';
+import {
+  deliveryListSchema,
+  deliverySchema,
+  rotatedSecretSchema,
+  webhookDeletedSchema,
+  webhookListSchema,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from '@comps/shared/contract/webhook';
 import { errorCodesOf, type ApiKeyRoute, type RouteDefinition } from '../http/route-definition.js';
 
 type JsonObject = Record<string, unknown>;
@@ -42,6 +51,13 @@ const NAMED_SCHEMAS: Array<[string, z.ZodType]> = [
   ['Sale', saleSchema],
   ['SaleList', saleListSchema],
   ['ArchiveStats', archiveStatsSchema],
+  ['Webhook', webhookSchema],
+  ['WebhookWithSecret', webhookWithSecretSchema],
+  ['WebhookList', webhookListSchema],
+  ['WebhookDeleted', webhookDeletedSchema],
+  ['RotatedSecret', rotatedSecretSchema],
+  ['Delivery', deliverySchema],
+  ['DeliveryList', deliveryListSchema],
   ['Error', errorBodySchema],
 ];
 
@@ -195,7 +211,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]): JsonObject {
       description: 'Normalized listing data from a regional online marketplace, mainly sold listings.',
     },
     servers: [{ url: '/' }],
-    tags: [{ name: 'Listings' }, { name: 'Jobs' }, { name: 'Tracked searches' }, { name: 'Account' }, { name: 'Service' }],
+    tags: [{ name: 'Listings' }, { name: 'Jobs' }, { name: 'Tracked searches' }, { name: 'Webhooks' }, { name: 'Account' }, { name: 'Service' }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `sk_…`, from the dashboard' } },

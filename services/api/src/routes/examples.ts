@@ -3,6 +3,7 @@ import { CSV_HEADER, csvRow, SALES_CSV_HEADER, saleCsvRow } from '@comps/shared/
 import type { JobItem } from '@comps/shared/contract/job';
 import type { ListingRow } from '@comps/shared/contract/listing';
 import { trackedSearchLinks, type Run, type Sale, type TrackedSearch } from '@comps/shared/contract/tracked-search';
+import type { Delivery, Webhook } from '@comps/shared/contract/webhook';
 import type { OperationExample } from '../http/route-definition.js';
 
 /*
@@ -312,4 +313,66 @@ export const ARCHIVE_STATS_EXAMPLE: OperationExample = {
       return { start, counted, median: unitPrice?.median ?? null, p25: unitPrice?.p25 ?? null, p75: unitPrice?.p75 ?? null };
     }),
   },
+};
+
+const EXAMPLE_WEBHOOK_ID = 'wh_01M7W6C380K4EDSPAR4F3W7JP3';
+const EXAMPLE_WEBHOOK_PATH = { webhookId: EXAMPLE_WEBHOOK_ID };
+const EXAMPLE_WEBHOOK: Webhook = {
+  webhookId: EXAMPLE_WEBHOOK_ID,
+  url: 'https://hooks.example.com/comps',
+  events: ['job.completed', 'job.failed', 'trackedSearch.run.completed'],
+  description: 'Inventory pricing backend',
+  status: 'enabled',
+  disabledReason: null,
+  createdAt: '2026-11-20T09:30:12.412Z',
+};
+export const WEBHOOK_CREATE_EXAMPLE: OperationExample = {
+  request: { body: { url: EXAMPLE_WEBHOOK.url, events: EXAMPLE_WEBHOOK.events, description: EXAMPLE_WEBHOOK.description! } },
+  // The secret is shown here, and never again.
+  response: { ...EXAMPLE_WEBHOOK, secret: 'whsec_bFAG6XizWFisJ3jv9/tsKe5PDVHl04uVHWYHe4A3v9U=' },
+};
+export const WEBHOOK_LIST_EXAMPLE: OperationExample = {
+  response: {
+    webhooks: [
+      EXAMPLE_WEBHOOK,
+      // One whose receiver answered 410 Gone.
+      { webhookId: 'wh_01M81B5H80ZR15NCQZ1RJEZ44J', url: 'https://old.example.net/hooks', events: ['job.completed'], description: null, status: 'disabled', disabledReason: 'gone', createdAt: '2026-11-22T10:00:00.000Z' },
+    ],
+  },
+};
+export const WEBHOOK_GET_EXAMPLE: OperationExample = { request: { path: EXAMPLE_WEBHOOK_PATH }, response: EXAMPLE_WEBHOOK };
+export const WEBHOOK_UPDATE_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_WEBHOOK_PATH, body: { status: 'disabled' } },
+  response: { ...EXAMPLE_WEBHOOK, status: 'disabled', disabledReason: 'manual' },
+};
+export const WEBHOOK_DELETE_EXAMPLE: OperationExample = { request: { path: EXAMPLE_WEBHOOK_PATH }, response: { webhookId: EXAMPLE_WEBHOOK_ID, deleted: true } };
+export const WEBHOOK_ROTATE_SECRET_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_WEBHOOK_PATH },
+  response: { webhookId: EXAMPLE_WEBHOOK_ID, secret: 'whsec_tlBQpVfwULG5jfThFmJBecRoP0N4kAV7fkxY2jf0B2g=', previousSecretExpiresAt: '2026-11-22T10:04:05.123Z' },
+};
+export const WEBHOOK_TEST_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_WEBHOOK_PATH },
+  response: {
+    deliveryId: 'msg_01M83XJ880W778Z0WV0AV29GN1', eventType: 'webhook.test', createdAt: EXAMPLE_TIME, status: 'pending', attempts: 0,
+    lastAttemptAt: null, lastStatusCode: null, lastError: null, nextAttemptAt: EXAMPLE_TIME,
+  } satisfies Delivery,
+};
+/** A job's event delivered at the third attempt (500 twice), and a run's event still being retried. */
+const EXAMPLE_DELIVERIES: Delivery[] = [
+  {
+    deliveryId: 'msg_01M86FYZ80QEY0MNEEJ2WNSE3B', eventType: 'trackedSearch.run.completed', createdAt: '2026-11-21T06:00:09.902Z', status: 'pending', attempts: 2,
+    lastAttemptAt: '2026-11-21T06:00:15.311Z', lastStatusCode: null, lastError: 'no answer within 15 s', nextAttemptAt: '2026-11-21T06:05:31.870Z',
+  },
+  {
+    deliveryId: 'msg_01M7YRRT80HBAS8N0ZZNNFSB3A', eventType: 'job.completed', createdAt: '2026-11-20T11:20:44.018Z', status: 'succeeded', attempts: 3,
+    lastAttemptAt: '2026-11-20T11:26:02.551Z', lastStatusCode: 200, lastError: null, nextAttemptAt: null,
+  },
+];
+export const DELIVERY_LIST_EXAMPLE: OperationExample = {
+  request: { path: EXAMPLE_WEBHOOK_PATH, query: { limit: 2 } },
+  response: { deliveries: EXAMPLE_DELIVERIES, nextCursor: 'eyJjIjoiMjAyNi0xMS0yMFQxMToyMDo0NC4wMThaIn0' },
+};
+export const DELIVERY_RETRY_EXAMPLE: OperationExample = {
+  request: { path: { ...EXAMPLE_WEBHOOK_PATH, deliveryId: EXAMPLE_DELIVERIES[0]!.deliveryId } },
+  response: { ...EXAMPLE_DELIVERIES[0]!, nextAttemptAt: EXAMPLE_TIME },
 };
