@@ -88,12 +88,8 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
     createJobsInternalApp({
       jobs: { db: jobsDb, accounts, lock: new ActiveJobLock(redis, redisKeyPrefix), wake: () => undefined, stopWaiting: () => undefined, now: () => new Date(), compsCache: new ExpiringMap(60_000, 50) },
       // No worker runs here: a tracked search's runs stay running (the stack tier runs them).
-<<<<<<< HEAD
       deliveries: { db: jobsDb, now: () => new Date(), wake: () => undefined },
-      tracked: { db: jobsDb, now: () => new Date(), random: Math.random, wake: () => undefined },
-=======
       tracked: { db: jobsDb, now: () => new Date(), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100) },
->>>>>>> main
       redis,
       logger,
       internalToken,
