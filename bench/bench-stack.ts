@@ -24,6 +24,7 @@ export async function startBenchStack(name: string, env: Record<string, string> 
   await resetBenchDatabase(databaseUrl);
   const internalToken = 'bench-token-bench-token-bench-token-00';
   const stack = await launchStack({
+    webhookSecretKey: Buffer.alloc(32, 7).toString('base64'),
     env: {
       DATABASE_URL: databaseUrl,
       REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',

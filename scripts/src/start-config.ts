@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
-import { databaseUrlSchema, envPort, logLevelSchema, redisUrlSchema } from '@comps/shared/config/env-fields';
+import { databaseUrlSchema, envPort, logLevelSchema, redisUrlSchema, webhookSecretKeySchema } from '@comps/shared/config/env-fields';
 
 const startEnvSchema = z
   .object({
@@ -8,6 +8,7 @@ const startEnvSchema = z
     DATABASE_URL: databaseUrlSchema,
     REDIS_URL: redisUrlSchema,
     INTERNAL_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    WEBHOOK_SECRET_KEY: webhookSecretKeySchema.optional(),
     LOG_LEVEL: logLevelSchema,
     CADDY_BIN: z.string().min(1).default('caddy'),
     API_PORT: envPort(4001),

@@ -1,4 +1,5 @@
 import { ensureInternalTokenFile } from '@comps/shared/config/internal-token-file';
+import { ensureWebhookSecretKeyFile } from '@comps/shared/config/webhook-secret-key-file';
 import { migrateAll } from './migrate-all.js';
 import { unreachableServers, redactUrl } from './stack/check-servers.js';
 import { launchStack, STOP_BUDGET_MS, type Stack } from './stack/launch-stack.js';
@@ -32,8 +33,9 @@ async function main(): Promise<void> {
   const complain = (line: string) => writeErr(`start: ${line}\n`);
 
   const config = loadStartConfig(process.env);
+  // WEBHOOK_SECRET_KEY goes to accounts alone (launchStack's webhookSecretKey), not to every service.
   const passThrough = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== 'WEBHOOK_SECRET_KEY'),
   );
 
   const stopping = new AbortController();
@@ -95,6 +97,9 @@ async function main(): Promise<void> {
       INTERNAL_TOKEN: config.INTERNAL_TOKEN ?? ensureInternalTokenFile(),
       LOG_LEVEL: config.LOG_LEVEL,
     },
+    // Without a configured key, the one kept in .run/webhook-secret-key (made once): the webhook secrets sealed under it
+    // stay readable across restarts.
+    webhookSecretKey: config.WEBHOOK_SECRET_KEY ?? ensureWebhookSecretKeyFile(),
     ports: {
       public: config.PORT,
       api: config.API_PORT,

@@ -12,6 +12,7 @@ import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
 import { createInternalApp as createAccountsInternalApp } from '../../services/accounts/src/http/internal-app.js';
 import type { AccountsDatabase } from '../../services/accounts/src/db/database.js';
 import { createLedgerContext } from '../../services/accounts/src/ledger/ledger-context.js';
+import { createWebhookContext } from '../../services/accounts/src/webhooks/webhook-context.js';
 import { createApiService, type ApiOverrides } from '../../services/api/src/api-service.js';
 import { loadApiConfig } from '../../services/api/src/config.js';
 import type { JobsDatabase } from '../../services/jobs/src/db/database.js';
@@ -77,7 +78,8 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
   const redisConnected = connectInBackground(redis, logger);
   closers.push(() => closeRedis(redis, redisConnected));
   const keys = new RedisKeyAnnouncer(redis, redisKeyPrefix, logger);
-  const accountsInternalUrl = await serve(createAccountsInternalApp({ db: accountsDb, ledger: createLedgerContext(accountsDb, 300_000), keys, logger, internalToken }));
+  const webhooks = createWebhookContext(accountsDb, { secretKey: randomBytes(32).toString('base64'), policy: { allowHttp: false, allowedHosts: [] } });
+  const accountsInternalUrl = await serve(createAccountsInternalApp({ db: accountsDb, ledger: createLedgerContext(accountsDb, 300_000), keys, logger, internalToken, webhooks }));
   const agent = new Agent();
   closers.push(() => agent.close());
   const accounts = createAccountsClient({ url: accountsInternalUrl, internalToken, timeoutMs: 5000, dispatcher: agent });

@@ -50,9 +50,11 @@ export async function startTestStack(
     },
   });
   const internalToken = randomBytes(32).toString('base64url');
+  const webhookSecretKey = randomBytes(32).toString('base64');
   const redisKeyPrefix = `test:${slug}:${randomBytes(4).toString('hex')}:`;
   const launch = () =>
     launchStack({
+      webhookSecretKey,
       env: {
         DATABASE_URL: TEST_DATABASE_URL,
         REDIS_URL: TEST_REDIS_URL,
@@ -198,8 +200,9 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
     DATABASE_URL: TEST_DATABASE_URL,
     REDIS_URL: TEST_REDIS_URL,
     REDIS_KEY_PREFIX: `test:${slug}:${randomBytes(4).toString('hex')}:`,
-    // Stacks of concurrent tests keep apart from the token file npm start keeps for operators.
+    // Stacks of concurrent tests keep apart from the token and key files npm start keeps for operators.
     INTERNAL_TOKEN: internalToken,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     CADDY_BIN,
     LOG_LEVEL: 'info',
     UPSTREAM_CALLS_PER_SECOND: '1000',

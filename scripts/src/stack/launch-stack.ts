@@ -20,6 +20,8 @@ export interface StackPorts {
 export interface StackOptions {
   /** Environment every service gets: DATABASE_URL, REDIS_URL, INTERNAL_TOKEN and the rest. */
   env: Record<string, string>;
+  /** WEBHOOK_SECRET_KEY (base64 of 32 bytes), which seals webhook secrets at rest: accounts' alone, so it goes to accounts only. */
+  webhookSecretKey: string;
   /** Ports; 0 (or absent) picks a free one. */
   ports?: Partial<StackPorts>;
   /** Extra variables for one service only. */
@@ -120,7 +122,11 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
   );
   const accounts = nodeService(
     'accounts',
-    envFor('accounts', { ACCOUNTS_PORT: String(ports.accounts), ACCOUNTS_INTERNAL_PORT: String(ports.accountsInternal) }),
+    envFor('accounts', {
+      ACCOUNTS_PORT: String(ports.accounts),
+      ACCOUNTS_INTERNAL_PORT: String(ports.accountsInternal),
+      WEBHOOK_SECRET_KEY: options.webhookSecretKey,
+    }),
     `${local(ports.accountsInternal)}/readyz`,
     output,
   );

@@ -8,7 +8,9 @@ import {
   internalTokenSchema,
   logLevelSchema,
   redisUrlSchema,
+  webhookSecretKeySchema,
 } from '@comps/shared/config/env-fields';
+import { webhookEnvFields, webhookPolicyFrom } from '@comps/shared/webhooks/webhook-config';
 
 const accountsEnvSchema = z
   .object({
@@ -30,6 +32,9 @@ const accountsEnvSchema = z
     SIGN_UPS_PER_ADDRESS_PER_HOUR: envPositiveInt(10),
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
     INTERNAL_CALL_TIMEOUT_MS: envPositiveInt(3000),
+    // The key that seals webhook secrets at rest (base64 of 32 bytes); npm start makes one in .run/ when none is set.
+    WEBHOOK_SECRET_KEY: webhookSecretKeySchema,
+    ...webhookEnvFields,
   })
   .refine((env) => env.SESSION_IDLE_MINUTES <= env.SESSION_ABSOLUTE_HOURS * 60, {
     error: 'must not be longer than SESSION_ABSOLUTE_HOURS',
@@ -55,6 +60,7 @@ const accountsEnvSchema = z
     },
     jobsUrl: env.JOBS_URL.replace(/\/$/, ''),
     internalCallTimeoutMs: env.INTERNAL_CALL_TIMEOUT_MS,
+    webhooks: { secretKey: env.WEBHOOK_SECRET_KEY, policy: webhookPolicyFrom(env) },
   }));
 
 export type AccountsConfig = z.output<typeof accountsEnvSchema>;

@@ -14,6 +14,7 @@ import { jobsServiceGateway } from './jobs/jobs-service-gateway.js';
 import { createLedgerContext } from './ledger/ledger-context.js';
 import { AuthThrottle } from './sessions/auth-throttle.js';
 import { createAssetStore } from './web/static-assets.js';
+import { createWebhookContext } from './webhooks/webhook-context.js';
 
 async function main(): Promise<void> {
   const config = loadAccountsConfig(process.env);
@@ -28,10 +29,11 @@ async function main(): Promise<void> {
   const redis = createRedisClient({ url: config.redisUrl }, logger);
   const redisConnected = connectInBackground(redis, logger);
   const keys = new RedisKeyAnnouncer(redis, config.redisKeyPrefix, logger);
+  const webhooks = createWebhookContext(db, { secretKey: config.webhooks.secretKey, policy: config.webhooks.policy });
   const jobs = jobsServiceGateway({ url: config.jobsUrl, internalToken: config.internalToken, timeoutMs: config.internalCallTimeoutMs });
 
   const internal = await listen(
-    createInternalApp({ db, ledger, keys, logger, internalToken: config.internalToken }).callback(),
+    createInternalApp({ db, ledger, keys, logger, internalToken: config.internalToken, webhooks }).callback(),
     config.internalPort,
     config.bindHost,
   );

@@ -30,3 +30,14 @@ export const internalTokenSchema = z
   .min(32, { error: 'must be at least 32 characters' });
 
 export const bindHostSchema = z.string().min(1).default('127.0.0.1');
+
+/** Base64 (standard alphabet, padded) of exactly 32 bytes, as `openssl rand -base64 32` prints. */
+export function isWebhookSecretKey(value: string): boolean {
+  return /^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, 'base64').length === 32;
+}
+
+/** The AES-256 key that encrypts webhook secrets at rest (accounts). */
+export const webhookSecretKeySchema = z
+  .string({ error: 'is required (base64 of 32 random bytes, e.g. `openssl rand -base64 32`)' })
+  .trim()
+  .refine(isWebhookSecretKey, { error: 'must be base64 of exactly 32 bytes (44 characters, e.g. `openssl rand -base64 32`)' });

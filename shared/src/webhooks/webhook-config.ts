@@ -1,10 +1,26 @@
 // PLACEHOLDER: replaced by branch webhooks-pure on merge
 import { z } from 'zod';
 import type { WebhookAddressPolicy } from './address-policy.js';
+
+/** The operator's webhook address settings, for a service's environment schema (spread into its z.object). */
 export const webhookEnvFields = {
-  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
-  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  WEBHOOK_ALLOW_HTTP: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    ),
 };
-export function webhookPolicyFrom(env: { WEBHOOK_ALLOW_HTTP: 'true' | 'false'; WEBHOOK_ALLOWED_HOSTS: string }): WebhookAddressPolicy {
-  return { allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true', allowedHosts: env.WEBHOOK_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean) };
+
+export type WebhookEnv = z.output<z.ZodObject<typeof webhookEnvFields>>;
+
+export function webhookPolicyFrom(env: WebhookEnv): WebhookAddressPolicy {
+  return { allowHttp: env.WEBHOOK_ALLOW_HTTP, allowedHosts: env.WEBHOOK_ALLOWED_HOSTS };
 }

@@ -31,6 +31,10 @@ t.test('accounts and jobs fail fast too', async (t) => {
   t.equal(accounts.code, 1);
   t.match(accounts.stderr, /DATABASE_URL:/);
   t.match(accounts.stderr, /INTERNAL_TOKEN: must be at least 32/);
+  t.match(accounts.stderr, /WEBHOOK_SECRET_KEY: is required/, 'names the missing webhook secret key');
+  const badKey = await runService('accounts', { INTERNAL_TOKEN: 'x'.repeat(32), WEBHOOK_SECRET_KEY: 'not-a-key' });
+  t.equal(badKey.code, 1);
+  t.match(badKey.stderr, /WEBHOOK_SECRET_KEY: must be base64 of exactly 32 bytes/);
   const jobs = await runService('jobs', { JOBS_INTERNAL_PORT: '70000' });
   t.equal(jobs.code, 1);
   t.match(jobs.stderr, /JOBS_INTERNAL_PORT:/);

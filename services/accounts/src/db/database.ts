@@ -106,6 +106,27 @@ export interface RequestHistoryTable {
   jobId: string | null;
 }
 
+/** A webhook endpoint of a workspace; its secrets are sealed (webhook-secret-box.ts), never stored in clear. */
+export interface WebhookEndpointsTable {
+  id: string;
+  workspaceId: string;
+  url: string;
+  /** The subscribed event types, comma-separated, in the contract's order. */
+  events: string;
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  disabledReason: 'gone' | 'failing' | 'manual' | null;
+  /** The first failed attempt since the last success; null while deliveries succeed. */
+  failingSince: Date | null;
+  /** The current secret, sealed: `v1:<iv>:<tag>:<ciphertext>`, bound to the endpoint's id. */
+  secret: string;
+  /** During a rotation: the previous secret, sealed the same way, which signs too until its expiry. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 export interface AccountsDatabase {
   plans: PlansTable;
   workspaces: WorkspacesTable;
@@ -116,6 +137,7 @@ export interface AccountsDatabase {
   usageCounters: UsageCountersTable;
   usageReservations: UsageReservationsTable;
   requestHistory: RequestHistoryTable;
+  webhookEndpoints: WebhookEndpointsTable;
 }
 
 export type NewRequestHistoryRow = Insertable<RequestHistoryTable>;

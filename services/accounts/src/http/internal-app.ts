@@ -11,6 +11,7 @@ import type { LedgerContext } from '../ledger/ledger-context.js';
 import { accountsRouter } from '../trpc/router.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 import type { AccountsDb } from '../db/database.js';
+import type { WebhookContext } from '../webhooks/webhook-context.js';
 
 export interface InternalAppDeps {
   db: AccountsDb;
@@ -18,10 +19,11 @@ export interface InternalAppDeps {
   keys: KeyAnnouncer;
   logger: Logger;
   internalToken: string;
+  webhooks: WebhookContext;
 }
 
 /** The internal port: tRPC for the other services and health checks; never exposed by Caddy. */
-export function createInternalApp({ db, ledger, keys, logger, internalToken }: InternalAppDeps): Koa<BaseState> {
+export function createInternalApp({ db, ledger, keys, logger, internalToken, webhooks }: InternalAppDeps): Koa<BaseState> {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'connection error'));
@@ -35,6 +37,6 @@ export function createInternalApp({ db, ledger, keys, logger, internalToken }: I
   app.use(handleErrors(logger));
   app.use(health.routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) ? guard(ctx, next) : next()));
-  app.use(mountTrpc(accountsRouter, () => ({ db, ledger, keys, logger })));
+  app.use(mountTrpc(accountsRouter, () => ({ db, ledger, keys, logger, webhooks })));
   return app;
 }
