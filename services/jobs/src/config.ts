@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
 import { bindHostSchema, databaseUrlSchema, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
 import { meteringConfigFrom, meteringEnvFields } from '@comps/shared/metering/metering-config';
+import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
 import { webhookEnvFields, webhookPolicyFrom } from '@comps/shared/webhooks/webhook-config';
 
 const jobsEnvSchema = z
@@ -21,6 +22,12 @@ const jobsEnvSchema = z
     ARCHIVE_RETENTION_DAYS: envPositiveInt(1095),
     ARCHIVE_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
     WEBHOOK_DISPATCH_INTERVAL_MS: envPositiveInt(1000),
+    // The contract's schedule; tests (and operators who must) shorten it.
+    WEBHOOK_RETRY_DELAYS_MS: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, { error: 'must be comma-separated milliseconds' })
+      .default(WEBHOOK_LIMITS.retryDelaysMs.join(','))
+      .transform((text) => text.split(',').map(Number)),
     ...webhookEnvFields,
     // Accounts' upkeep, run once across the jobs processes on the task runner (they were accounts' own settings).
     QUOTA_SWEEP_INTERVAL_MS: envPositiveInt(10_000),
@@ -52,6 +59,7 @@ const jobsEnvSchema = z
       dispatchWebhooksMs: env.WEBHOOK_DISPATCH_INTERVAL_MS,
     },
     webhookPolicy: webhookPolicyFrom(env),
+    webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
     archiveRetentionDays: env.ARCHIVE_RETENTION_DAYS,
     metering: meteringConfigFrom(env),
   }));

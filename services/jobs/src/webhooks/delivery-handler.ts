@@ -16,6 +16,8 @@ export interface DeliveryDeps {
   accounts: Pick<AccountsClient, 'webhooks'>;
   policy: WebhookAddressPolicy;
   resolve: Resolver;
+  /** The waits before the attempts after the first (the contract's schedule unless configured). */
+  retryDelaysMs: readonly number[];
   logger: Logger;
   now: () => Date;
   random: () => number;
@@ -66,7 +68,7 @@ export class DeliveryHandler implements TaskHandler {
     const gone = result.statusCode === 410;
     const { disabledReason } = await this.deps.accounts.webhooks.noteOutcome.mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' });
     const retryAfterMs = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterMs : null;
-    const delay = succeeded || disabledReason ? null : nextAttemptDelayMs(delivery.attempts + 1, this.deps.random, retryAfterMs);
+    const delay = succeeded || disabledReason ? null : nextAttemptDelayMs(delivery.attempts + 1, this.deps.random, retryAfterMs, this.deps.retryDelaysMs);
     const nextAttemptAt = delay === null ? null : new Date(this.deps.now().getTime() + delay);
     const lastError = succeeded ? null : disabledReason ? `${result.error ?? `Answered ${result.statusCode}`}; the endpoint is disabled (${disabledReason})` : result.error;
     await recordAttempt(this.deps.db, delivery.id, {
