@@ -8,6 +8,13 @@ export const envPositiveInt = (fallback: number) => z.coerce.number().int().min(
 
 export const envNonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
+/** `true` or `false`, nothing else: a misspelt value stops the start instead of quietly meaning one of them. */
+export const envBoolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .transform((value) => value === 'true')
+    .default(fallback);
+
 export const logLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/comps';
