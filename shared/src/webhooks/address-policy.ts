@@ -74,7 +74,10 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookAddressPoli
 
   const host = canonicalHost(url.hostname);
   const family = isIP(host);
-  const addresses: ResolvedAddress[] = family === 4 || family === 6 ? [{ address: host, family }] : await resolve(url.hostname);
+  const addresses: ResolvedAddress[] = family === 4 || family === 6 ? [{ address: host, family }] : await resolve(url.hostname).catch((error: unknown) => {
+    // Whatever resolver is in use, a name it cannot answer for is the caller's URL's problem.
+    throw error instanceof AppError ? error : refused('the host does not resolve', error);
+  });
   const [first] = addresses;
   if (!first) throw refused('the host does not resolve');
   if (policy.allowedHosts.some((allowed) => canonicalHost(allowed) === host)) return { url, address: first };
