@@ -1,61 +1,13 @@
 import t from 'tap';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { Delivery, Webhook as Endpoint, WebhookWithSecret } from '@comps/shared/contract/webhook';
-import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { createJob, waitForJob } from '../../helpers/jobs.js';
-import { startTestStack, type TestStack } from '../../helpers/test-stack.js';
+import { startTestStack } from '../../helpers/test-stack.js';
+import { ALLOWED, deliveriesOf, receiver, register } from '../../helpers/webhook-receiver.js';
 
 // Through Caddy, with a receiver on 127.0.0.1 that the operator's settings allow.
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver that records every delivery and answers what `answer` says (a status, or never). */
-async function receiver(answer: (received: Received, index: number) => number | 'hang' = () => 200) {
-  const received: Received[] = [];
-  const hanging = new Set<() => void>();
-  const server: Server = createServer((incoming, outgoing) => {
-    let body = '';
-    incoming.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    incoming.on('end', () => {
-      const delivery = { headers: incoming.headers, body };
-      received.push(delivery);
-      const status = answer(delivery, received.length - 1);
-      if (status === 'hang') {
-        hanging.add(() => outgoing.destroy());
-        return;
-      }
-      outgoing.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () => new Promise<void>((resolve) => {
-      for (const drop of hanging) drop();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-const ALLOWED = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
-
-async function register(stack: TestStack, apiKey: string, url: string, events: string[]) {
-  const created = await request<WebhookWithSecret>(stack.baseUrl, '/v1/webhooks', { method: 'POST', apiKey, body: { url, events } });
-  if (created.status !== 201) throw new Error(`registration: ${created.status} ${created.text}`);
-  return created.body;
-}
-
-const deliveriesOf = async (stack: TestStack, apiKey: string, webhookId: string) =>
-  (await request<{ deliveries: Delivery[] }>(stack.baseUrl, `/v1/webhooks/${webhookId}/deliveries`, { apiKey })).body.deliveries;
 
 t.test("a job's end arrives signed; 500 twice then 200: the same webhook-id three times; 410 disables; a rotated secret signs twice; a run's end arrives", async (t) => {
   // The retry schedule shortened (the contract's waits 5 s, then 5 min): the attempts are what is tested.
@@ -106,15 +58,6 @@ t.test("a job's end arrives signed; 500 twice then 200: the same webhook-id thre
   t.equal(gone.received.length, 1, 'no attempt after 410');
 });
 
-t.test('refused at registration: loopback, private, link-local, metadata, IPv6 loopback, IPv4-mapped, a name resolving to loopback', async (t) => {
-  const stack = await startTestStack(t, { env: { WEBHOOK_ALLOW_HTTP: 'true' } });
-  const { apiKey } = await createWorkspace(stack, { plan: 'pro' });
-  for (const url of ['http://127.0.0.1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost/']) {
-    assertError(t, await request(stack.baseUrl, '/v1/webhooks', { method: 'POST', apiKey, body: { url, events: ['job.completed'] } }), 400, 'invalid_webhook_url');
-  }
-  assertError(t, await request(stack.baseUrl, '/v1/webhooks', { method: 'POST', apiKey, body: { url: 'ftp://example.com/', events: ['job.completed'] } }), 400, 'invalid_webhook_url');
-});
-
 t.test('SIGKILL of the jobs process while deliveries are pending: every one is delivered once it is back, with its webhook-id', async (t) => {
   const stack = await startTestStack(t, { env: { ...ALLOWED, WEBHOOK_DISPATCH_INTERVAL_MS: '200' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
   const { apiKey } = await createWorkspace(stack, { plan: 'pro' });
@@ -137,35 +80,3 @@ t.test('SIGKILL of the jobs process while deliveries are pending: every one is d
   t.ok(made.every((id) => arrivedIds.has(id)), 'each arrived, under its own webhook-id (at least once)');
 });
 
-t.test("another workspace gets 404 on every webhook route; the plan's number gives 409; an address allowed at registration is refused at delivery", async (t) => {
-  // Accounts (registration) allows the receiver's address; the jobs processes (delivery) allow http but no private host.
-  const stack = await startTestStack(t, { env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '200' }, serviceEnv: { accounts: ALLOWED } });
-  const owner = await createWorkspace(stack, { plan: 'free' });
-  const stranger = await createWorkspace(stack, { plan: 'pro' });
-  const hooks = await receiver();
-  t.teardown(hooks.close);
-  const endpoint = await register(stack, owner.apiKey, hooks.url, ['job.completed']);
-  assertError(t, await request(stack.baseUrl, '/v1/webhooks', { method: 'POST', apiKey: owner.apiKey, body: { url: hooks.url, events: ['job.failed'] } }), 409, 'webhook_limit');
-  const delivery = (await request<Delivery>(stack.baseUrl, `/v1/webhooks/${endpoint.webhookId}/test`, { method: 'POST', apiKey: owner.apiKey })).body;
-  const base = `/v1/webhooks/${endpoint.webhookId}`;
-  const routes: Array<[string, string, unknown?]> = [
-    ['GET', base],
-    ['PATCH', base, { description: 'mine' }],
-    ['DELETE', base],
-    ['POST', `${base}/secret`],
-    ['POST', `${base}/test`],
-    ['GET', `${base}/deliveries`],
-    ['POST', `${base}/deliveries/${delivery.deliveryId}/retry`],
-  ];
-  for (const [method, path, body] of routes) {
-    assertError(t, await request(stack.baseUrl, path, { method, apiKey: stranger.apiKey, ...(body ? { body } : {}) }), 404, 'webhook_not_found');
-  }
-  t.equal((await request(stack.baseUrl, '/v1/webhooks', { apiKey: stranger.apiKey })).body.webhooks.length, 0);
-
-  const attempted = await eventually('the attempt is refused at delivery', async () => {
-    const [made] = await deliveriesOf(stack, owner.apiKey, endpoint.webhookId);
-    return made && made.attempts > 0 ? made : undefined;
-  }, { timeoutMs: 15_000, intervalMs: 200 });
-  t.match(attempted, { deliveryId: delivery.deliveryId, eventType: 'webhook.test', status: 'pending', lastStatusCode: null, lastError: /Refused/ });
-  t.equal(hooks.received.length, 0, 'nothing reached the receiver');
-});
