@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { Logger } from '../logging/create-logger.js';
 import { onParentGone } from './parent-process.js';
 
@@ -48,7 +49,8 @@ export function onShutdown(logger: Logger, steps: ShutdownStep[], timeoutMs = 15
 /** Boot failures (bad configuration, a port in use) end the process with the reason on stderr. */
 export function exitOnBootFailure(service: string) {
   return (error: unknown): never => {
-    process.stderr.write(`${service}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    // Written at once: on a pipe, process.stderr writes later, and exit would lose what it had not written yet.
+    writeSync(2, `${service}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   };
 }
