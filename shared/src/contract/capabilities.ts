@@ -20,7 +20,7 @@ export const featureSchema = z.enum(FEATURES);
 export type Feature = z.infer<typeof featureSchema>;
 
 /** The features this build offers. */
-export const OFFERED_FEATURES: readonly Feature[] = ['comps', 'sellThrough', 'trackedSearches'];
+export const OFFERED_FEATURES: readonly Feature[] = ['comps', 'sellThrough', 'trackedSearches', 'webhooks'];
 
 export const capabilitiesSchema = z.object({
   version: z.literal('1.0.0'),

@@ -30,7 +30,7 @@ t.test('GET /v1/capabilities answers without a key, in the contract shape, from 
   t.equal(body.limits.activeJobsPerWorkspace, 1);
   t.strictSame([body.limits.trackedSearches, body.limits.webhookEndpoints], [100, 20], 'the highest plan\'s');
   t.strictSame(body.unsupported, ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth']);
-  t.strictSame(body.features, ['comps', 'sellThrough', 'trackedSearches'], 'the features beyond the specification that this build offers');
+  t.strictSame(body.features, ['comps', 'sellThrough', 'trackedSearches', 'webhooks'], 'the features beyond the specification that this build offers');
 });
 
 t.test('a key is not needed, and a bad one is not looked at', async (t) => {

@@ -118,7 +118,7 @@ export const CAPABILITIES_EXAMPLE: OperationExample = {
       trackedSearches: 100, webhookEndpoints: 20,
     },
     unsupported: ['verifiedSaleDateFilter', 'acceptedOfferPriceHydration', 'emailedExports', 'thirdPartyGatewayAuth'],
-    features: ['comps', 'sellThrough', 'trackedSearches'],
+    features: ['comps', 'sellThrough', 'trackedSearches', 'webhooks'],
   },
 };
 export const OPENAPI_EXAMPLE: OperationExample = {
