@@ -22,6 +22,7 @@ const jobsEnvSchema = z
     ARCHIVE_RETENTION_DAYS: envPositiveInt(1095),
     ARCHIVE_PURGE_INTERVAL_MS: envPositiveInt(3_600_000),
     WEBHOOK_DISPATCH_INTERVAL_MS: envPositiveInt(1000),
+    WEBHOOK_ATTEMPTS_IN_FLIGHT: envPositiveInt(4),
     // The contract's schedule; tests (and operators who must) shorten it.
     WEBHOOK_RETRY_DELAYS_MS: z
       .string()
@@ -60,6 +61,7 @@ const jobsEnvSchema = z
     },
     webhookPolicy: webhookPolicyFrom(env),
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
+    webhookAttemptsInFlight: env.WEBHOOK_ATTEMPTS_IN_FLIGHT,
     archiveRetentionDays: env.ARCHIVE_RETENTION_DAYS,
     metering: meteringConfigFrom(env),
   }));

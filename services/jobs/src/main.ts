@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     compsCache: new ExpiringMap(60_000, 50),
   };
   const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake, statsCache: new ExpiringMap(60_000, 100) };
-  runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }));
+  runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }, config.webhookAttemptsInFlight));
   const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };
   for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
   await runner.start();

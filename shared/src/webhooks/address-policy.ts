@@ -85,7 +85,8 @@ export async function checkWebhookUrl(rawUrl: string, policy: WebhookAddressPoli
   for (const { address } of addresses) {
     const range = forbiddenRangeOf(address);
     if (range === null) continue;
-    const where = family === 0 ? `the host ${url.hostname} resolves to ${address}` : `the address ${address}`;
+    // A name's address is not told: it would map the deployment's internal names for anyone with a key.
+    const where = family === 0 ? `the host ${url.hostname} resolves to an address` : `the address ${address}`;
     throw refused(`${where}, which is in a range webhooks are not sent to: ${range}`);
   }
   return { url, address: first };

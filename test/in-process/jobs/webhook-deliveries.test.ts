@@ -97,7 +97,7 @@ t.test('attempts: 2xx succeeds, 500 waits for the schedule, 503 with a longer Re
   const handler = new DeliveryHandler({
     db, accounts, policy: { allowHttp: true, allowedHosts: ['127.0.0.1'] }, resolve: async () => [{ address: '127.0.0.1', family: 4 }],
     retryDelaysMs: [5_000, 300_000], logger, now: () => clock, random: () => 0,
-  });
+  }, 4);
   const deps = { db, now: () => clock, wake: () => undefined };
   const context = { task: { id: newTaskId() }, owner: 'test', slots: 1, giveBack: () => undefined, signal: new AbortController().signal } as unknown as TaskContext;
   const attempt = async (deliveryId: string) => handler.run({ deliveryId }, context);

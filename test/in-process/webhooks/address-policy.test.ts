@@ -104,11 +104,12 @@ t.test('internal addresses are refused, even with http allowed', async (t) => {
     ['http://[fc00::1]/', /unique-local/],
     ['http://[64:ff9b::10.0.0.1]/', /private \(10\.0\.0\.0\/8\), embedded in NAT64/],
     ['http://[2002:7f00:1::]/', /loopback \(127\.0\.0\.0\/8\), embedded in 6to4/],
-    ['http://internal.example.com/', /the host internal\.example\.com resolves to 10\.1\.2\.3, .*private/],
-    ['http://metadata.example.com/', /resolves to 169\.254\.169\.254, .*cloud metadata/],
-    ['http://mixed.example.com/', /resolves to 192\.168\.1\.20, .*private \(192\.168\.0\.0\/16\)/],
-    ['http://mixed-v6.example.com/', /resolves to ::ffff:127\.0\.0\.1, .*loopback/],
-    ['http://receiver.test:4100/hook', /resolves to 127\.0\.0\.1/],
+    // A name's address is not told (it would map internal names); the range is.
+    ['http://internal.example.com/', /^the host internal\.example\.com resolves to an address, .*private \(10\.0\.0\.0\/8\)$/],
+    ['http://metadata.example.com/', /resolves to an address, .*cloud metadata/],
+    ['http://mixed.example.com/', /resolves to an address, .*private \(192\.168\.0\.0\/16\)/],
+    ['http://mixed-v6.example.com/', /resolves to an address, .*loopback/],
+    ['http://receiver.test:4100/hook', /resolves to an address, .*loopback/],
   ];
   for (const [url, reason] of cases) {
     await refusedWith(t, url, HTTP, reason);

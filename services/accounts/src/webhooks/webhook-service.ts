@@ -110,9 +110,21 @@ export async function rotateWebhookSecret(
     if (!row) throw notFound(webhookId);
     const now = ctx.now();
     const expiresAt = new Date(now.getTime() + WEBHOOK_LIMITS.rotationOverlapMs);
-    await updateEndpoint(trx, webhookId, { secret: sealed, previousSecret: row.secret, previousSecretExpiresAt: expiresAt, updatedAt: now });
+    // A current secret that no longer opens (the key was lost or changed) is not kept to sign alongside the new one.
+    const previousOpens = opens(ctx, row.secret, row.id);
+    await updateEndpoint(trx, webhookId, { secret: sealed, previousSecret: previousOpens ? row.secret : null, previousSecretExpiresAt: previousOpens ? expiresAt : null, updatedAt: now });
     return { webhookId, secret, previousSecretExpiresAt: expiresAt.toISOString() };
   });
+}
+
+/** Whether a sealed secret opens with this service's key (the new secret signs alone when the old one cannot). */
+function opens(ctx: WebhookContext, sealed: string, webhookId: string): boolean {
+  try {
+    ctx.box.open(sealed, webhookId);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function webhookSubscribers(ctx: WebhookContext, workspaceId: string, eventType: WebhookEventType): Promise<{ webhookIds: string[] }> {
@@ -138,7 +150,7 @@ export async function signWebhookMessage(ctx: WebhookContext, input: SignInput):
   const now = ctx.now();
   const secrets = [ctx.box.open(row.secret, row.id)];
   if (row.previousSecret !== null) {
-    if (row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt.getTime() > now.getTime()) {
+    if (row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt.getTime() > now.getTime() && opens(ctx, row.previousSecret, row.id)) {
       secrets.push(ctx.box.open(row.previousSecret, row.id));
     } else {
       await clearExpiredPreviousSecret(ctx.db, row.id, row.previousSecret, now);

@@ -19,7 +19,10 @@ export async function deleteEventsBefore(db: JobsExecutor, cutoff: Date, batchSi
   return Number(result.numDeletedRows);
 }
 
-/** The events about one subject (a job deleted with its keyword takes its events with it). */
+/**
+ * The events about one subject (a job deleted with its keyword takes its events with it), those
+ * dispatched to webhooks: one not dispatched yet stays until it is (or until the events' retention).
+ */
 export async function deleteEventsOf(db: JobsExecutor, subjectId: string): Promise<void> {
-  await db.deleteFrom('events').where('subjectId', '=', subjectId).execute();
+  await db.deleteFrom('events').where('subjectId', '=', subjectId).where('dispatchedAt', 'is not', null).execute();
 }

@@ -34,6 +34,8 @@ export interface TaskHandler {
   kind: string;
   /** The most slots one run can use (a job's turn: its pages ahead); at least one is taken. */
   maxSlots?: number;
+  /** The most runs of this kind at once in this process (webhook attempts must not take every slot from jobs). */
+  maxRunning?: number;
   run(payload: unknown, context: TaskContext): Promise<TaskOutcome>;
   /** After each lease renewal: the tasks of this kind the process still holds. */
   afterRenewal?(held: TaskRow[]): Promise<void>;
@@ -158,11 +160,14 @@ export class TaskRunner {
       this.woken = false;
       const free = this.options.concurrency - this.slotsInUse;
       let claimed: TaskRow[] = [];
+      let limit = free;
       if (free > 0) {
         try {
           const now = this.deps.now();
-          claimed = await withTransaction(this.deps.db, (trx) =>
-            claimTasks(trx, this.owner, [...this.handlers.keys()], now, new Date(now.getTime() + this.options.leaseMs), free, [...this.runs.keys()]),
+          const { kinds, room } = this.claimable();
+          limit = Math.min(free, room);
+          claimed = kinds.length === 0 ? [] : await withTransaction(this.deps.db, (trx) =>
+            claimTasks(trx, this.owner, kinds, now, new Date(now.getTime() + this.options.leaseMs), limit, [...this.runs.keys()]),
           );
         } catch (error) {
           this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'claiming tasks failed; will retry');
@@ -171,9 +176,28 @@ export class TaskRunner {
         const share = Math.max(1, Math.floor(free / Math.max(1, claimed.length)));
         for (const task of claimed) this.startRun(task, share);
       }
-      if (claimed.length > 0 && claimed.length === free) continue;
+      if (claimed.length > 0 && claimed.length === limit) continue;
       if (!this.woken) await this.nextWake();
     }
+  }
+
+  /**
+   * The kinds this process may claim now (a bounded kind only while it runs fewer than its bound),
+   * and how many tasks one claim may take so that no bounded kind goes past its bound (the claims
+   * after it take the rest at once).
+   */
+  private claimable(): { kinds: string[]; room: number } {
+    const running = new Map<string, number>();
+    for (const { task } of this.runs.values()) running.set(task.kind, (running.get(task.kind) ?? 0) + 1);
+    let room = Number.POSITIVE_INFINITY;
+    const kinds: string[] = [];
+    for (const handler of this.handlers.values()) {
+      const left = handler.maxRunning === undefined ? Number.POSITIVE_INFINITY : handler.maxRunning - (running.get(handler.kind) ?? 0);
+      if (left <= 0) continue;
+      kinds.push(handler.kind);
+      room = Math.min(room, left);
+    }
+    return { kinds, room };
   }
 
   private nextWake(): Promise<void> {

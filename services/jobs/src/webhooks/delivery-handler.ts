@@ -7,7 +7,7 @@ import { pinnedAgent } from '@comps/shared/webhooks/pinned-agent';
 import { nextAttemptDelayMs, retryAfterMsOf } from '@comps/shared/webhooks/retry-schedule';
 import type { JobsDb } from '../db/database.js';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-runner.js';
-import { endWithoutAttempt, findDelivery, recordAttempt } from './delivery-repository.js';
+import { endWithoutAttempt, findDelivery, noteUnsigned, recordAttempt } from './delivery-repository.js';
 import { DELIVERY_TASK } from './delivery-task.js';
 
 export interface DeliveryDeps {
@@ -30,6 +30,9 @@ interface AttemptResult {
   retryAfterMs: number | null;
 }
 
+/** How long a delivery that accounts could not sign waits before it is tried again. */
+const UNSIGNED_RETRY_MS = 60_000;
+
 /** An answer's body is read (so the connection can be reused) up to this much, then dropped. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -44,15 +47,31 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export class DeliveryHandler implements TaskHandler {
   readonly kind = DELIVERY_TASK;
+  /** Attempts at once in this process: an endpoint that never answers holds a slot 15 s, and must not hold them all. */
+  readonly maxRunning: number;
 
-  constructor(private readonly deps: DeliveryDeps) {}
+  constructor(
+    private readonly deps: DeliveryDeps,
+    maxRunning: number,
+  ) {
+    this.maxRunning = maxRunning;
+  }
 
   async run(payload: unknown, context: TaskContext): Promise<TaskOutcome> {
     const delivery = await findDelivery(this.deps.db, (payload as { deliveryId: string }).deliveryId);
     if (!delivery || delivery.status !== 'pending') return { next: 'done' };
     const attemptedAt = this.deps.now();
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-    const signed = await this.deps.accounts.webhooks.sign.mutate({ webhookId: delivery.webhookId, messageId: delivery.id, timestamp, body: delivery.body });
+    let signed;
+    try {
+      signed = await this.deps.accounts.webhooks.sign.mutate({ webhookId: delivery.webhookId, messageId: delivery.id, timestamp, body: delivery.body });
+    } catch (error) {
+      // Accounts could not sign (unavailable, or the secret does not open): no attempt was made; it is
+      // tried again after a pause, the reason in the delivery's log, and never given up silently.
+      this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), deliveryId: delivery.id }, 'webhook not signed; will retry');
+      await noteUnsigned(this.deps.db, delivery.id, `Not sent: ${error instanceof Error ? error.message : String(error)}`);
+      return { next: 'later', runAt: new Date(attemptedAt.getTime() + UNSIGNED_RETRY_MS) };
+    }
     if (!signed) {
       await endWithoutAttempt(this.deps.db, delivery.id, 'The endpoint was deleted');
       return { next: 'done' };
@@ -66,18 +85,26 @@ export class DeliveryHandler implements TaskHandler {
     if (context.signal.aborted) return { next: 'later', runAt: this.deps.now() };
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
-    const { disabledReason } = await this.deps.accounts.webhooks.noteOutcome.mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' });
+    // The attempt happened whatever accounts says of it: a failure to note it there does not undo it.
+    const { disabledReason } = await this.deps.accounts.webhooks.noteOutcome
+      .mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' })
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), deliveryId: delivery.id }, 'webhook outcome not noted by accounts');
+        return { disabledReason: gone ? ('gone' as const) : null };
+      });
     const retryAfterMs = result.statusCode === 429 || result.statusCode === 503 ? result.retryAfterMs : null;
     const delay = succeeded || disabledReason ? null : nextAttemptDelayMs(delivery.attempts + 1, this.deps.random, retryAfterMs, this.deps.retryDelaysMs);
     const nextAttemptAt = delay === null ? null : new Date(this.deps.now().getTime() + delay);
     const lastError = succeeded ? null : disabledReason ? `${result.error ?? `Answered ${result.statusCode}`}; the endpoint is disabled (${disabledReason})` : result.error;
-    await recordAttempt(this.deps.db, delivery.id, {
+    const recorded = await recordAttempt(this.deps.db, delivery.id, delivery.attempts, {
       status: succeeded ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed',
       nextAttemptAt,
       lastAttemptAt: attemptedAt,
       lastStatusCode: result.statusCode,
       lastError,
     });
+    // Not recorded: another process attempted it meanwhile (and decides what follows), or it was retried by hand.
+    if (!recorded) return { next: 'settled' };
     return nextAttemptAt ? { next: 'later', runAt: nextAttemptAt } : { next: 'done' };
   }
 

@@ -32,22 +32,35 @@ export async function lockDelivery(db: JobsExecutor, id: string): Promise<Delive
   return db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-/** What an attempt gave, and what follows it. */
+/**
+ * What an attempt gave, and what follows it, if the delivery is as the attempt found it (`attemptsSeen`,
+ * still pending): an attempt made by a process that lost the delivery meanwhile records nothing.
+ * Returns whether it was recorded.
+ */
 export async function recordAttempt(
   db: JobsExecutor,
   id: string,
+  attemptsSeen: number,
   attempt: Pick<DeliveryRow, 'status' | 'nextAttemptAt' | 'lastAttemptAt' | 'lastStatusCode' | 'lastError'>,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('webhookDeliveries')
     .set((eb) => ({ ...attempt, lastError: attempt.lastError?.slice(0, 500) ?? null, attempts: eb('attempts', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .where('status', '=', 'pending')
+    .where('attempts', '=', attemptsSeen)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** A delivery that ends without an attempt (its endpoint is gone or disabled). */
 export async function endWithoutAttempt(db: JobsExecutor, id: string, reason: string): Promise<void> {
   await db.updateTable('webhookDeliveries').set({ status: 'failed', nextAttemptAt: null, lastError: reason }).where('id', '=', id).execute();
+}
+
+/** Why a pending delivery was not sent this time (its next try is its task's). */
+export async function noteUnsigned(db: JobsExecutor, id: string, reason: string): Promise<void> {
+  await db.updateTable('webhookDeliveries').set({ lastError: reason.slice(0, 500) }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 /** A delivery to attempt again now. */

@@ -84,7 +84,7 @@ export const jobsContract = {
     ),
     /** A `webhook.test` delivery to the endpoint, attempted now. */
     test: mutation(ownedWebhook, deliverySchema),
-    /** Another attempt of a delivery, now (a failed one starts its schedule again). */
+    /** Another attempt of a delivery, now (a failed one that fails again goes on with its schedule from its attempts so far). */
     retry: mutation(ownedWebhook.extend({ deliveryId: deliveryIdSchema }), deliverySchema),
   },
 } as const;
