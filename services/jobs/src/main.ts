@@ -10,7 +10,9 @@ import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
+import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
 import { systemResolver } from '@comps/shared/webhooks/address-policy';
+import { PinnedAgents } from '@comps/shared/webhooks/pinned-agent';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { loadJobsConfig } from './config.js';
 import type { JobsDatabase } from './db/database.js';
@@ -68,7 +70,8 @@ async function main(): Promise<void> {
     compsCache: new ExpiringMap(60_000, 50),
   };
   const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake, statsCache: new ExpiringMap(60_000, 100) };
-  runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }, config.webhookAttemptsInFlight));
+  const webhookAgents = new PinnedAgents({ connectTimeoutMs: WEBHOOK_LIMITS.timeoutMs });
+  runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, agents: webhookAgents, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }, config.webhookAttemptsInFlight));
   const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };
   for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
   await runner.start();
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     { name: 'internal server', run: () => internal.close() },
     { name: 'task runner', run: () => runner.stop(PAGE_GRACE_MS) },
     { name: 'metering', run: () => metering.close() },
+    { name: 'webhook connections', run: () => webhookAgents.close() },
     { name: 'request history', run: () => history.close() },
     { name: 'wake-up', run: async () => {
       await background.drain();

@@ -20,3 +20,41 @@ export function pinnedAgent(address: ResolvedAddress, options: { connectTimeoutM
   };
   return new Agent({ connect: { lookup: pinnedLookup, ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }) } });
 }
+
+/**
+ * The pinned agents of a process, one per checked address, kept for their open connections: a busy
+ * endpoint's deliveries reuse them instead of connecting for every attempt. An agent serves only
+ * URLs whose check gave its address, so reuse never sends a delivery elsewhere. The least recently
+ * used beyond `max` is closed.
+ */
+export class PinnedAgents {
+  private readonly agents = new Map<string, Agent>();
+
+  constructor(
+    private readonly options: { connectTimeoutMs?: number; max?: number } = {},
+  ) {}
+
+  for(address: ResolvedAddress): Agent {
+    const key = `${address.family}/${address.address}`;
+    const agent = this.agents.get(key);
+    if (agent) {
+      this.agents.delete(key);
+      this.agents.set(key, agent);
+      return agent;
+    }
+    const made = pinnedAgent(address, this.options);
+    this.agents.set(key, made);
+    if (this.agents.size > (this.options.max ?? 100)) {
+      const [oldestKey, oldest] = this.agents.entries().next().value as [string, Agent];
+      this.agents.delete(oldestKey);
+      void oldest.close().catch(() => undefined);
+    }
+    return made;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((agent) => agent.destroy().catch(() => undefined)));
+  }
+}

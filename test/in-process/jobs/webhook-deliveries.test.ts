@@ -6,6 +6,7 @@ import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-cl
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
 import type { TaskContext } from '../../../services/jobs/src/tasks/task-runner.js';
+import { PinnedAgents } from '@comps/shared/webhooks/pinned-agent';
 import { DeliveryHandler } from '../../../services/jobs/src/webhooks/delivery-handler.js';
 import { retryDelivery, sendTestDelivery } from '../../../services/jobs/src/webhooks/delivery-service.js';
 import { dispatchEvents } from '../../../services/jobs/src/webhooks/dispatch-events.js';
@@ -29,7 +30,7 @@ const accounts = {
     sign: {
       mutate: async ({ webhookId, messageId, timestamp }: { webhookId: string; messageId: string; timestamp: number }) => {
         const endpoint = signedAs[webhookId];
-        return endpoint ? { workspaceId: 'ws', url: endpoint.url, status: endpoint.status, signature: `v1,sig-of-${messageId}-${timestamp}` } : null;
+        return endpoint ? { workspaceId: 'ws', url: endpoint.url, status: endpoint.status, signature: `v1,sig-of-${messageId}-${timestamp}`, failing: false } : null;
       },
     },
     noteOutcome: {
@@ -94,8 +95,10 @@ t.test('attempts: 2xx succeeds, 500 waits for the schedule, 503 with a longer Re
   const webhookId = 'wh_01JCCCCCCCCCCCCCCCCCCCCCCC';
   signedAs = { [webhookId]: { url, status: 'enabled' } };
   let clock = new Date('2026-11-25T10:00:00.000Z');
+  const agents = new PinnedAgents();
+  t.teardown(() => agents.close());
   const handler = new DeliveryHandler({
-    db, accounts, policy: { allowHttp: true, allowedHosts: ['127.0.0.1'] }, resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    db, accounts, policy: { allowHttp: true, allowedHosts: ['127.0.0.1'] }, resolve: async () => [{ address: '127.0.0.1', family: 4 }], agents,
     retryDelaysMs: [5_000, 300_000], logger, now: () => clock, random: () => 0,
   }, 4);
   const deps = { db, now: () => clock, wake: () => undefined };

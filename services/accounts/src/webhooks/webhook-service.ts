@@ -144,7 +144,7 @@ export interface SignInput {
  * its overlap is forgotten here. Null when the endpoint is gone. A secret that does not open (another
  * key, a row tampered with) fails the call: nothing is signed with a secret that is not the endpoint's.
  */
-export async function signWebhookMessage(ctx: WebhookContext, input: SignInput): Promise<{ workspaceId: string; url: string; status: WebhookStatus; signature: string } | null> {
+export async function signWebhookMessage(ctx: WebhookContext, input: SignInput): Promise<{ workspaceId: string; url: string; status: WebhookStatus; signature: string; failing: boolean } | null> {
   const row = await findEndpoint(ctx.db, input.webhookId);
   if (!row) return null;
   const now = ctx.now();
@@ -156,7 +156,7 @@ export async function signWebhookMessage(ctx: WebhookContext, input: SignInput):
       await clearExpiredPreviousSecret(ctx.db, row.id, row.previousSecret, now);
     }
   }
-  return { workspaceId: row.workspaceId, url: row.url, status: row.status, signature: signatureHeader(secrets, input.messageId, input.timestamp, input.body) };
+  return { workspaceId: row.workspaceId, url: row.url, status: row.status, signature: signatureHeader(secrets, input.messageId, input.timestamp, input.body), failing: row.failingSince !== null };
 }
 
 /**

@@ -3,7 +3,7 @@ import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import { checkWebhookUrl, type Resolver, type WebhookAddressPolicy } from '@comps/shared/webhooks/address-policy';
-import { pinnedAgent } from '@comps/shared/webhooks/pinned-agent';
+import type { PinnedAgents } from '@comps/shared/webhooks/pinned-agent';
 import { nextAttemptDelayMs, retryAfterMsOf } from '@comps/shared/webhooks/retry-schedule';
 import type { JobsDb } from '../db/database.js';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-runner.js';
@@ -16,6 +16,8 @@ export interface DeliveryDeps {
   accounts: Pick<AccountsClient, 'webhooks'>;
   policy: WebhookAddressPolicy;
   resolve: Resolver;
+  /** Connections to the checked addresses, kept between attempts. */
+  agents: PinnedAgents;
   /** The waits before the attempts after the first (the contract's schedule unless configured). */
   retryDelaysMs: readonly number[];
   logger: Logger;
@@ -86,8 +88,10 @@ export class DeliveryHandler implements TaskHandler {
     const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     // The attempt happened whatever accounts says of it: a failure to note it there does not undo it.
-    const { disabledReason } = await this.deps.accounts.webhooks.noteOutcome
-      .mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' })
+    // A success of an endpoint that was not failing changes nothing there: not asked.
+    const { disabledReason } = await (succeeded && !signed.failing
+      ? Promise.resolve({ disabledReason: null })
+      : this.deps.accounts.webhooks.noteOutcome.mutate({ webhookId: delivery.webhookId, outcome: succeeded ? 'succeeded' : gone ? 'gone' : 'failed' }))
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), deliveryId: delivery.id }, 'webhook outcome not noted by accounts');
         return { disabledReason: gone ? ('gone' as const) : null };
@@ -116,7 +120,7 @@ export class DeliveryHandler implements TaskHandler {
     } catch (error) {
       return { statusCode: null, error: `Refused: ${error instanceof Error ? error.message : String(error)}`, retryAfterMs: null };
     }
-    const agent = pinnedAgent(target.address, { connectTimeoutMs: WEBHOOK_LIMITS.timeoutMs });
+    const agent = this.deps.agents.for(target.address);
     const deadline = AbortSignal.timeout(WEBHOOK_LIMITS.timeoutMs);
     try {
       const answer = await request(target.url, {
@@ -134,8 +138,6 @@ export class DeliveryHandler implements TaskHandler {
     } catch (error) {
       const reason = deadline.aborted ? `No answer within ${WEBHOOK_LIMITS.timeoutMs / 1000} s` : error instanceof Error ? error.message : String(error);
       return { statusCode: null, error: reason, retryAfterMs: null };
-    } finally {
-      agent.destroy().catch(() => undefined);
     }
   }
 }

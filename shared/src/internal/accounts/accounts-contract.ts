@@ -162,7 +162,8 @@ export const accountsContract = {
      */
     sign: mutation(
       z.object({ webhookId: webhookIdSchema, messageId: deliveryIdSchema, timestamp: z.number().int().min(0), body: z.string().max(WEBHOOK_LIMITS.payloadMaxBytes) }),
-      z.object({ workspaceId: workspaceIdSchema, url: z.string(), status: webhookStatusSchema, signature: z.string() }).nullable(),
+      // `failing`: the endpoint's last attempts failed (a success must be noted to clear it; otherwise it need not be).
+      z.object({ workspaceId: workspaceIdSchema, url: z.string(), status: webhookStatusSchema, signature: z.string(), failing: z.boolean() }).nullable(),
     ),
     /**
      * An attempt's outcome: a success clears the endpoint's failing streak; `gone` (410) disables it;
