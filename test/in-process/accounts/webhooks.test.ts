@@ -234,7 +234,7 @@ t.test('a rotated secret: both sign for 24 hours, then the new one alone', async
   const workspaceId = await newWorkspace();
   const endpoint = await call.create({ workspaceId, body: body() });
   const before = await signed(endpoint.webhookId);
-  t.strictSame({ ...before.answer, signature: 'x' }, { workspaceId, url: endpoint.url, status: 'enabled', signature: 'x' });
+  t.strictSame({ ...before.answer, signature: 'x' }, { workspaceId, url: endpoint.url, status: 'enabled', signature: 'x', failing: false });
   t.match(before.answer!.signature, /^v1,[A-Za-z0-9+/]{43}=$/, 'one signature');
   t.ok(before.check(endpoint.secret));
 
