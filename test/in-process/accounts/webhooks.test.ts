@@ -15,6 +15,7 @@ import { accountsRouter } from '../../../services/accounts/src/trpc/router.js';
 import { createCallerFactory } from '../../../services/accounts/src/trpc/trpc.js';
 import { createWebhookContext } from '../../../services/accounts/src/webhooks/webhook-context.js';
 import { SecretBox, SecretBoxError } from '../../../services/accounts/src/webhooks/webhook-secret-box.js';
+import { codeOf } from '../../helpers/procedure-errors.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
 // In-process: the accounts service's webhook procedures through tRPC's caller, on the file's own
@@ -60,17 +61,6 @@ async function newWorkspace(options: { planId?: 'free' | 'starter' | 'pro'; limi
   const { workspaceId } = await accounts.workspaces.create({ name: 'webhooks', planId: options.planId ?? 'pro' });
   if (options.limit !== undefined) await accounts.workspaces.setLimits({ workspaceId, webhookEndpoints: options.limit });
   return workspaceId;
-}
-
-/** The AppError code a call fails with (tRPC wraps it). */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'none';
-  } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof AppError ? cause.code : String(error);
-  }
 }
 
 const body = (url = 'https://hooks.example.com/comps', events: WebhookEventType[] = ['job.completed']) => ({ url, events });

@@ -17,6 +17,7 @@ import type { TrackedSearchDeps } from '../../../services/jobs/src/tracked/track
 import { jobsRouter } from '../../../services/jobs/src/trpc/router.js';
 import { createCallerFactory } from '../../../services/jobs/src/trpc/trpc.js';
 import { eventually } from '../../helpers/http-client.js';
+import { codeOf } from '../../helpers/procedure-errors.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
 // In-process: the tracked-search procedures through tRPC's caller, runs on the task runner with a
@@ -31,17 +32,6 @@ const call = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked
 const caller = { apiKeyId: 'key_test', apiKeyPrefix: 'sk_test' };
 let workspaces = 0;
 const newWorkspace = () => `ws_tracked_${++workspaces}_${Date.now()}`;
-
-/** The AppError code a call fails with (tRPC wraps it). */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'none';
-  } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof AppError ? cause.code : String(error);
-  }
-}
 
 /** A sold listing as a page shows it. */
 function listingRow(itemId: string, price: number, soldDate: string, title = `lamp ${itemId}`): ListingRow {
