@@ -26,9 +26,15 @@ export function intervalStart(date: string, interval: SeriesInterval): string {
 export function archiveSeries(items: readonly StatsItem[], verdicts: readonly ItemVerdict[], interval: SeriesInterval, currency: string | null): SeriesEntry[] {
   const round = (value: number) => (currency ? roundToMinorUnit(value, currency) : value);
   const groups = new Map<string, number[]>();
+  // A year holds tens of thousands of sales on a few hundred days: each day's interval is worked out once.
+  const startOfDay = new Map<string, string>();
   items.forEach((item, index) => {
     if (item.soldDate === null) return;
-    const start = intervalStart(item.soldDate, interval);
+    let start = startOfDay.get(item.soldDate);
+    if (start === undefined) {
+      start = intervalStart(item.soldDate, interval);
+      startOfDay.set(item.soldDate, start);
+    }
     let prices = groups.get(start);
     if (!prices) groups.set(start, (prices = []));
     if (verdicts[index]?.counted && item.unitPrice !== null) prices.push(item.unitPrice.value);

@@ -12,7 +12,7 @@ import {
   type TrackedSearchCreate,
   type TrackedSearchUpdate,
 } from '@comps/shared/contract/tracked-search';
-import { computeStats } from '@comps/shared/comps/statistics';
+import { computeStats, type StatsItem } from '@comps/shared/comps/statistics';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -286,6 +286,21 @@ export async function listArchiveSales(deps: TrackedSearchDeps, workspaceId: str
   };
 }
 
+/** Stored items parsed together (see decodeArchiveItems). */
+const DECODE_BATCH = 1000;
+
+/**
+ * The archive's stored items, parsed a thousand at a time: one parse of a thousand costs less than
+ * a thousand parses, and each thousand's parsed arrays are garbage before the next is parsed. A year
+ * of a busy search (50,000 items) parsed at once kept all their arrays alive through the garbage
+ * collector's copies, and its statistics took about a quarter longer (bench:archive).
+ */
+function decodeArchiveItems(stored: readonly string[]): StatsItem[] {
+  const items: StatsItem[] = [];
+  for (let start = 0; start < stored.length; start += DECODE_BATCH) items.push(...decodeStatsItems(`[${stored.slice(start, start + DECODE_BATCH).join(',')}]`));
+  return items;
+}
+
 /**
  * The statistics over the archive's sales sold in the period (all of them by default), computed by
  * the comps module from what each sale's page said of it (the same figures as a search over the
@@ -298,9 +313,7 @@ export async function archiveStats(deps: TrackedSearchDeps, workspaceId: string,
   const now = deps.now().getTime();
   const cached = deps.statsCache.get(key, now);
   if (cached) return cached.value;
-  const stored = await listStatsItems(deps.db, trackedSearchId, { from: input.from, to: input.to });
-  // One array of the stored items, parsed at once: a year of a busy search is tens of thousands.
-  const items = stored.length === 0 ? [] : decodeStatsItems(`[${stored.join(',')}]`);
+  const items = decodeArchiveItems(await listStatsItems(deps.db, trackedSearchId, { from: input.from, to: input.to }));
   const { stats, verdicts } = computeStats(items, { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOfTracked(row)) });
   const answer = { trackedSearchId, from: input.from ?? null, to: input.to ?? null, interval: input.interval, stats, series: archiveSeries(items, verdicts, input.interval, stats.currency) };
   deps.statsCache.set(key, answer, now);
