@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,7 +57,8 @@ function readLog(stack: TestStack): Promise<string> {
 /** Runs one service by hand with the stack's environment, its output on pipes this test holds. */
 async function startService(stack: TestStack, name: 'accounts' | 'jobs', ports: Record<string, string>, stdio: 'pipe' | 'ipc-parent') {
   const main = path.join(ROOT_DIR, 'services', name, 'dist', 'main.js');
-  const env = { ...stack.env, ...ports };
+  // Accounts' own secret (the stack gives it to accounts alone, not in the shared environment).
+  const env = { ...stack.env, ...(name === 'accounts' ? { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') } : {}), ...ports };
   if (stdio === 'pipe') return spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // A parent that starts the service as the launcher does (with an IPC channel), then does nothing.
   const parent = spawn(
