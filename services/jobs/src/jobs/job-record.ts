@@ -2,8 +2,7 @@ import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { JobRecord, JobSummary } from '@comps/shared/contract/job';
 import type { JobRow } from '../db/database.js';
 import { jobItemOf, statsIncludeOf, type JobComps } from './job-stats.js';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../db/iso-time.js';
 
 /** A job as the contract shows it (without its items). */
 export function jobSummaryOf(row: JobRow): JobSummary {
@@ -15,9 +14,9 @@ export function jobSummaryOf(row: JobRow): JobSummary {
     progress: { pagesFetched: row.pagesFetched, pagesCharged: row.pagesCharged, itemsCollected: row.itemsCollected },
     error: row.errorCode ? { code: row.errorCode as ErrorCode, error: row.errorMessage ?? '' } : null,
     createdAt: row.createdAt.toISOString(),
-    startedAt: iso(row.startedAt),
-    finishedAt: iso(row.finishedAt),
-    expiresAt: iso(row.expiresAt),
+    startedAt: isoOrNull(row.startedAt),
+    finishedAt: isoOrNull(row.finishedAt),
+    expiresAt: isoOrNull(row.expiresAt),
     resultsUrl: `/v1/scrape/max/results/${row.id}`,
     downloadUrl: `/v1/scrape/max/${row.id}/download.csv`,
   };

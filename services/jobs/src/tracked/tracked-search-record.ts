@@ -3,6 +3,7 @@ import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import type { ListingQuery } from '@comps/shared/contract/listing';
 import { trackedSearchLinks, trackedSearchPageQuery, type Run, type TrackedQuery, type TrackedSearch } from '@comps/shared/contract/tracked-search';
 import type { RunRow, TrackedSearchRow } from '../db/database.js';
+import { isoOrNull } from '../db/iso-time.js';
 
 /** The part of the search kept as JSON in `tracked_searches.query` (the keyword and site have columns). */
 export type StoredQuery = Omit<TrackedQuery, 'keyword' | 'marketSite'>;
@@ -25,8 +26,6 @@ export function runPageQuery(row: TrackedSearchRow, page: number): ListingQuery 
   return trackedSearchPageQuery(trackedQueryOf(row), page);
 }
 
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
 export function runOf(row: RunRow): Run {
   return {
     runId: row.id,
@@ -37,7 +36,7 @@ export function runOf(row: RunRow): Run {
     pagesCharged: row.pagesCharged,
     newSales: row.newSales,
     startedAt: row.startedAt.toISOString(),
-    finishedAt: iso(row.finishedAt),
+    finishedAt: isoOrNull(row.finishedAt),
     error: row.errorCode ? { code: row.errorCode as ErrorCode, error: row.errorMessage ?? '' } : null,
   };
 }
@@ -52,7 +51,7 @@ export function trackedSearchOf(row: TrackedSearchRow, lastRun: RunRow | undefin
     schedule: row.schedule,
     maxPagesPerRun: row.maxPagesPerRun,
     createdAt: row.createdAt.toISOString(),
-    nextRunAt: iso(row.nextRunAt),
+    nextRunAt: isoOrNull(row.nextRunAt),
     lastRun: lastRun ? runOf(lastRun) : null,
     archive: { sales: row.archiveSales, firstSoldDate: row.firstSoldDate, lastSoldDate: row.lastSoldDate },
     links: trackedSearchLinks(row.id),

@@ -1,7 +1,6 @@
 import type { Delivery } from '@comps/shared/contract/webhook';
 import type { DeliveryRow } from '../db/database.js';
-
-const iso = (date: Date | null) => (date ? date.toISOString() : null);
+import { isoOrNull } from '../db/iso-time.js';
 
 export function deliveryOf(row: DeliveryRow): Delivery {
   return {
@@ -10,9 +9,9 @@ export function deliveryOf(row: DeliveryRow): Delivery {
     createdAt: row.createdAt.toISOString(),
     status: row.status,
     attempts: row.attempts,
-    lastAttemptAt: iso(row.lastAttemptAt),
+    lastAttemptAt: isoOrNull(row.lastAttemptAt),
     lastStatusCode: row.lastStatusCode,
     lastError: row.lastError,
-    nextAttemptAt: iso(row.nextAttemptAt),
+    nextAttemptAt: isoOrNull(row.nextAttemptAt),
   };
 }
