@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { JobSummary } from '@comps/shared/contract/job';
+import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 
 /**
  * What the dashboard needs of the jobs service (over its internal port, never through the public
@@ -7,6 +8,8 @@ import type { JobSummary } from '@comps/shared/contract/job';
  * as on the API.
  */
 export interface JobsGateway {
+  /** The jobs service's typed procedures (tracked searches, webhook deliveries, jobs), each scoped by the workspace given. */
+  client: JobsClient;
   listJobs(workspaceId: string, signal: AbortSignal): Promise<JobSummary[]>;
   /** The CSV as a stream, or null when the workspace has no such job (or it is past retention). */
   openCsv(workspaceId: string, jobId: string, signal: AbortSignal): Promise<Readable | null>;

@@ -17,6 +17,7 @@ export function jobsServiceGateway(options: JobsServiceOptions): JobsGateway {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const client = createJobsClient({ ...options, dispatcher });
   return {
+    client,
     async listJobs(workspaceId, signal) {
       return (await client.jobs.list.query({ workspaceId }, { signal })).jobs;
     },

@@ -1,13 +1,16 @@
 import { html, type SafeHtml } from '../html.js';
 import type { AssetName, AssetStore } from '../static-assets.js';
 
-export type Section = 'overview' | 'keys' | 'requests' | 'jobs' | 'docs';
+export type Section = 'overview' | 'explore' | 'tracked' | 'jobs' | 'webhooks' | 'keys' | 'requests' | 'docs';
 
 const SECTIONS: Array<{ id: Section; label: string; href: string }> = [
   { id: 'overview', label: 'Overview', href: '/dashboard' },
+  { id: 'explore', label: 'Explore', href: '/dashboard/explore' },
+  { id: 'tracked', label: 'Tracked searches', href: '/dashboard/tracked-searches' },
+  { id: 'jobs', label: 'Jobs', href: '/dashboard/jobs' },
+  { id: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks' },
   { id: 'keys', label: 'API keys', href: '/dashboard/keys' },
   { id: 'requests', label: 'Requests', href: '/dashboard/requests' },
-  { id: 'jobs', label: 'Jobs', href: '/dashboard/jobs' },
   { id: 'docs', label: 'API reference', href: '/docs' },
 ];
 
