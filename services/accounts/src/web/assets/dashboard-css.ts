@@ -112,4 +112,9 @@ details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 [hidden] { display: none !important; }
 #api-reference { background: var(--paper); border: 1px solid var(--line); border-radius: var(--radius); min-height: 20rem; }
+/* Comps summary (explore, job and tracked-search pages) */
+.comps-summary .headline { margin-bottom: 1rem; }
+.comps-summary .headline .label { margin: 0; color: var(--muted); font-size: .9rem; }
+.comps-summary .headline .big-number { margin: .1rem 0 .3rem; }
+.comps-summary table caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
 `;
