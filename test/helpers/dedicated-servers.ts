@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,10 +97,15 @@ export async function dedicatedMariadb(): Promise<DedicatedServer> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'comps-mariadb-'));
   const datadir = path.join(dir, 'data');
+  // Temporary files in a directory of its own: a MariaDB server deletes the leftover `#sql*` files of its tmpdir as it
+  // starts, and in the shared /tmp those are the temporary tables of the machine's own server, in use by other tests.
+  const tmpDir = path.join(dir, 'tmp');
+  await mkdir(tmpDir);
   await new Promise<void>((resolve, reject) => {
     execFile(
       'mariadb-install-db',
       ['--no-defaults', `--datadir=${datadir}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
+      { env: { ...process.env, TMPDIR: tmpDir } },
       (error) => (error ? reject(error) : resolve()),
     );
   });
@@ -109,6 +114,7 @@ export async function dedicatedMariadb(): Promise<DedicatedServer> {
     [
       '--no-defaults',
       `--datadir=${datadir}`,
+      `--tmpdir=${tmpDir}`,
       `--port=${port}`,
       `--socket=${path.join(dir, 'mysqld.sock')}`,
       '--bind-address=127.0.0.1',

@@ -95,7 +95,7 @@ function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: s
 
 /**
  * Starts the marketplace simulator, accounts, api, jobs and Caddy in front of them (migrations are the caller's step),
- * each checked ready before the next. Each runs in a process group of its own and follows the launcher if it dies.
+ * each checked ready before what depends on it. Each runs in a process group of its own and follows the launcher if it dies.
  * stop() ends them in the order that loses no request: Caddy stops taking requests and lets those in flight finish,
  * then the api (and its extra instances), jobs, accounts, the simulator. A start that fails part way stops what it
  * started and rejects with the reason. Used by `npm start`, the tests and the benchmark.
@@ -180,11 +180,19 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     }
   };
 
+  const startOne = async (process: ManagedProcess) => {
+    const started = Date.now();
+    await process.start(options.signal);
+    log(`${process.name} ready (pid ${process.pid}, ${Date.now() - started} ms)`);
+  };
   try {
-    for (const process of [marketSim, accounts, api, jobs, caddy]) {
-      const started = Date.now();
-      await process.start(options.signal);
-      log(`${process.name} ready (pid ${process.pid}, ${Date.now() - started} ms)`);
+    // In waves: what does not depend on another starts together (a service's start is mostly loading its code, and
+    // the machine has more than one core). The api and jobs ask accounts as they start; Caddy's readiness is a search
+    // through the api. Each wave is waited for whole, so a failure stops only processes that finished starting.
+    for (const wave of [[marketSim, accounts], [api, jobs], [caddy]]) {
+      const outcomes = await Promise.allSettled(wave.map(startOne));
+      const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     }
   } catch (error) {
     await stop();

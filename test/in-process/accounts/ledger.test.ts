@@ -4,9 +4,11 @@ import { accountsClient, createWorkspace } from '../../helpers/accounts-client.j
 import { eventually } from '../../helpers/http-client.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 
-// A short reservation lease, so a "crashed" request's unit comes back within the test.
+// A short reservation lease, so a "crashed" request's unit comes back within the test; not so short that a busy
+// machine's slow reserve-then-settle outlives it (1 s did, under a loaded CI run).
+const RESERVATION_TTL_MS = 3000;
 const stack = await startTestStack(t, {
-  serviceEnv: { accounts: { QUOTA_RESERVATION_TTL_SECONDS: '1', QUOTA_SWEEP_INTERVAL_MS: '300' } },
+  serviceEnv: { accounts: { QUOTA_RESERVATION_TTL_SECONDS: String(RESERVATION_TTL_MS / 1000), QUOTA_SWEEP_INTERVAL_MS: '300' } },
 });
 const accounts = accountsClient(stack);
 
@@ -78,7 +80,7 @@ t.test('a crashed request\'s reservation is released by itself', async (t) => {
   const retry = await eventually('the crashed request\'s unit comes back', async () => {
     const reserved = await accounts.quota.reserve.mutate({ workspaceId, requestId: newRequestId() });
     return reserved.ok ? reserved : undefined;
-  }, { timeoutMs: 5000, intervalMs: 100 });
+  }, { timeoutMs: RESERVATION_TTL_MS + 5000, intervalMs: 100 });
   t.ok(retry.ok, `the unit came back after ${Date.now() - started} ms`);
   t.equal(await usedOf(workspaceId), 0, 'nothing was charged for the crashed request');
 });
@@ -87,7 +89,7 @@ t.test('a late success after its lease ran out is charged only while quota remai
   const { workspaceId } = await createWorkspace(stack, { quota: 1 });
   const slow = newRequestId();
   await accounts.quota.reserve.mutate({ workspaceId, requestId: slow });
-  await new Promise((resolve) => setTimeout(resolve, 1200));
+  await new Promise((resolve) => setTimeout(resolve, RESERVATION_TTL_MS + 200));
   await accounts.maintenance.releaseExpiredReservations.mutate();
   const other = newRequestId();
   t.ok((await accounts.quota.reserve.mutate({ workspaceId, requestId: other })).ok, 'another request took the unit');

@@ -160,14 +160,14 @@ t.test('a keyword slower than 15 s: a keep-alive comment arrives before its resu
 });
 
 t.test('shutdown of the api ends open streams cleanly: each keyword finished and charged, or abandoned and free', async (t) => {
-  const own = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { api: { MARKET_TIMEOUT_MS: '30000' } } });
-  const { workspaceId, apiKey } = await createWorkspace(own, { concurrency: 2 });
-  const call = await postEventStream(`http://127.0.0.1:${own.ports.api}/api/bulk-search`, {
+  // The file's stack, last: its api is stopped and started again.
+  const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const call = await postEventStream(`http://127.0.0.1:${stack.ports.api}/api/bulk-search`, {
     apiKey,
     body: { keywords: ['quick lamp sim:slow=100', 'long lamp sim:slow=20000', 'longer lamp sim:slow=20000'], count: 5 },
   });
   await eventually('the first result event', async () => (call.events.some((event) => event.event === 'result') ? true : undefined), { timeoutMs: 5000 });
-  await own.processes.api.stop();
+  await stack.processes.api.stop();
   await call.done;
   const complete = call.events.at(-1)!;
   t.equal(complete.event, 'complete', 'the stream ends with complete');
@@ -177,6 +177,6 @@ t.test('shutdown of the api ends open streams cleanly: each keyword finished and
     [['long lamp sim:slow=20000', 'service_unavailable'], ['longer lamp sim:slow=20000', 'service_unavailable']],
     'each abandoned keyword has an error event saying why',
   );
-  await own.processes.api.start();
-  t.equal(await usedOf(own, workspaceId), 1, 'the ledger agrees: only the finished keyword is charged');
+  await stack.processes.api.start();
+  t.equal(await usedOf(stack, workspaceId), 1, 'the ledger agrees: only the finished keyword is charged');
 });

@@ -23,8 +23,12 @@ async function countingProxy(): Promise<{ url: string; target: { url: string }; 
   return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, target, counts, server };
 }
 
+// One stack for the kill and the CSV (a short lease, so the killed process's job is taken over soon); the test of two
+// processes has its own, with the default lease: a short one could lapse on a busy machine and let a page be fetched
+// twice, which is what that test says never happens.
+const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
+
 t.test('the jobs process killed with SIGKILL mid-job: the job still completes, every page charged once, no duplicate items', async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const { body } = await createJob(stack, apiKey, { keyword: 'vintage lamp sim:slow=400', maxPages: 8, count: 20 });
   await waitForJob(stack, apiKey, body.jobId, (job) => job.progress.pagesFetched >= 3);
@@ -41,25 +45,27 @@ t.test('the jobs process killed with SIGKILL mid-job: the job still completes, e
 });
 
 t.test('two jobs processes running together on many jobs never fetch the same page twice', async (t) => {
+  // The file's stack shares the database: its jobs process would take these jobs too, past the counting proxy.
+  await stack.processes.jobs.stop();
+  t.teardown(() => stack.processes.jobs.start());
   const proxy = await countingProxy();
   t.teardown(() => new Promise((resolve) => proxy.server.close(resolve)));
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { MARKET_SIM_URL: proxy.url, JOBS_CONCURRENCY: '3' } } });
-  proxy.target.url = `http://127.0.0.1:${stack.ports.marketSim}`;
-  await stack.startExtraJobs({ MARKET_SIM_URL: proxy.url, JOBS_CONCURRENCY: '3' });
-  const workspaces = await Promise.all(Array.from({ length: 10 }, () => createWorkspace(stack, { plan: 'pro' })));
-  const jobs = await Promise.all(workspaces.map(({ apiKey }, i) => createJob(stack, apiKey, { keyword: `lamp number ${i} sim:slow=50`, maxPages: 4, count: 10 })));
-  const done = await Promise.all(jobs.map(({ body }, i) => waitForJob(stack, workspaces[i]!.apiKey, body.jobId, undefined, 60_000)));
+  const pair = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { MARKET_SIM_URL: proxy.url, JOBS_CONCURRENCY: '3' } } });
+  proxy.target.url = `http://127.0.0.1:${pair.ports.marketSim}`;
+  await pair.startExtraJobs({ MARKET_SIM_URL: proxy.url, JOBS_CONCURRENCY: '3' });
+  const workspaces = await Promise.all(Array.from({ length: 10 }, () => createWorkspace(pair, { plan: 'pro' })));
+  const jobs = await Promise.all(workspaces.map(({ apiKey }, i) => createJob(pair, apiKey, { keyword: `lamp number ${i} sim:slow=50`, maxPages: 4, count: 10 })));
+  const done = await Promise.all(jobs.map(({ body }, i) => waitForJob(pair, workspaces[i]!.apiKey, body.jobId, undefined, 60_000)));
   t.ok(done.every((job) => job.status === 'completed' && job.progress.pagesFetched === 4), 'all ten completed, four pages each');
   const fetched = [...proxy.counts.values()];
   const pagesOf = [...proxy.counts.keys()].map((url) => `${/_nkw=([^&]*)/.exec(url)?.[1]}#${/_pgn=(\d+)/.exec(url)?.[1]}`).sort();
   t.equal(fetched.length, 40, 'forty distinct pages asked for', { pages: pagesOf });
   t.ok(fetched.every((count) => count === 1), `each exactly once (${JSON.stringify([...proxy.counts.entries()].filter(([, count]) => count > 1))})`);
-  const used = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(stack, workspaceId)));
+  const used = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(pair, workspaceId)));
   t.strictSame(used, Array(10).fill(4));
 });
 
 t.test('a CSV of about 20,000 rows streams, header first, one row per item', async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' } });
   const { apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const { body } = await createJob(stack, apiKey, { keyword: 'camera sim:total=50000', maxPages: 100, count: 200, resultType: 'download' });
   const done = await waitForJob(stack, apiKey, body.jobId, undefined, 120_000);

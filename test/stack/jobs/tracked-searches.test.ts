@@ -9,7 +9,13 @@ import { usedOf, wholeHistoryOf } from '../../helpers/usage-of.js';
 import { TEST_DATABASE_URL } from '../../helpers/test-env.js';
 import { startTestStack, type TestStack } from '../../helpers/test-stack.js';
 
-// Through Caddy on the simulator: tracked searches created, run by the jobs processes, read back.
+// Through Caddy on the simulator: tracked searches created, run by the jobs processes, read back. One stack for the
+// file (each test has workspaces of its own): a short lease, for the kill of the jobs process, and a scheduler that
+// looks for due searches often, for the missed runs.
+const stack = await startTestStack(t, {
+  env: { MARKET_SIM_PAGE_STYLE: 'lean', TRACKED_SCHEDULER_INTERVAL_MS: '300' },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+});
 
 const create = (stack: TestStack, apiKey: string, body: unknown) => request<TrackedSearch>(stack.baseUrl, '/v1/tracked-searches', { method: 'POST', apiKey, body });
 const read = async (stack: TestStack, apiKey: string, id: string) => (await request<TrackedSearch>(stack.baseUrl, `/v1/tracked-searches/${id}`, { apiKey })).body;
@@ -34,7 +40,6 @@ async function allSales(stack: TestStack, apiKey: string, id: string) {
 }
 
 t.test('create, run, read: sales and statistics; a second run is caught up after one charged page and stores no sale twice', async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' } });
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const created = await create(stack, apiKey, { keyword: 'vintage brass lamp -shade', name: 'Brass lamps', maxPagesPerRun: 2, minPrice: 20 });
   t.equal(created.status, 201);
@@ -84,7 +89,6 @@ t.test('create, run, read: sales and statistics; a second run is caught up after
 });
 
 t.test("another workspace gets 404 on every tracked-search route; the plan's number gives 409; one run at a time", async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' } });
   const owner = await createWorkspace(stack, { plan: 'pro' });
   const stranger = await createWorkspace(stack, { plan: 'pro' });
   const slow = await create(stack, owner.apiKey, { keyword: 'desk lamp sim:slow=1500', maxPagesPerRun: 2 });
@@ -113,7 +117,6 @@ t.test("another workspace gets 404 on every tracked-search route; the plan's num
 });
 
 t.test('SIGKILL of the jobs process during a run: the run completes, every page charged once, no sale twice', async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const id = (await create(stack, apiKey, { keyword: 'vintage lamp sim:slow=400', maxPagesPerRun: 8 })).body.trackedSearchId;
   await eventually('two pages are stored', async () => ((await read(stack, apiKey, id)).lastRun?.pagesFetched ?? 0) >= 2 || undefined, { timeoutMs: 30_000, intervalMs: 100 });
@@ -129,8 +132,7 @@ t.test('SIGKILL of the jobs process during a run: the run completes, every page 
 });
 
 t.test('two jobs processes and many due tracked searches: each runs exactly once per due time', async (t) => {
-  const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean', TRACKED_SCHEDULER_INTERVAL_MS: '300' } });
-  await stack.startExtraJobs({ TRACKED_SCHEDULER_INTERVAL_MS: '300' });
+  await stack.startExtraJobs();
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const ids: string[] = [];
   for (let index = 0; index < 12; index += 1) ids.push((await create(stack, apiKey, { keyword: `lamp number ${index}`, maxPagesPerRun: 1 })).body.trackedSearchId);

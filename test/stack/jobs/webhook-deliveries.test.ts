@@ -7,11 +7,15 @@ import { createJob, waitForJob } from '../../helpers/jobs.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 import { ALLOWED, deliveriesOf, receiver, register } from '../../helpers/webhook-receiver.js';
 
-// Through Caddy, with a receiver on 127.0.0.1 that the operator's settings allow.
+// Through Caddy, with a receiver on 127.0.0.1 that the operator's settings allow. One stack for the file: the retry
+// schedule shortened (the contract's waits 5 s, then 5 min: the attempts are what is tested), and a short lease, so
+// that a killed jobs process's deliveries are taken over soon.
+const stack = await startTestStack(t, {
+  env: { ...ALLOWED, MARKET_SIM_PAGE_STYLE: 'lean', WEBHOOK_DISPATCH_INTERVAL_MS: '200', WEBHOOK_RETRY_DELAYS_MS: '300,300,300,300,300,300,300' },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+});
 
 t.test("a job's end arrives signed; 500 twice then 200: the same webhook-id three times; 410 disables; a rotated secret signs twice; a run's end arrives", async (t) => {
-  // The retry schedule shortened (the contract's waits 5 s, then 5 min): the attempts are what is tested.
-  const stack = await startTestStack(t, { env: { ...ALLOWED, MARKET_SIM_PAGE_STYLE: 'lean', WEBHOOK_DISPATCH_INTERVAL_MS: '200', WEBHOOK_RETRY_DELAYS_MS: '300,300,300,300,300,300,300' } });
   const { apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const hooks = await receiver((_, index) => (index < 2 ? 500 : 200));
   t.teardown(hooks.close);
@@ -59,7 +63,6 @@ t.test("a job's end arrives signed; 500 twice then 200: the same webhook-id thre
 });
 
 t.test('SIGKILL of the jobs process while deliveries are pending: every one is delivered once it is back, with its webhook-id', async (t) => {
-  const stack = await startTestStack(t, { env: { ...ALLOWED, WEBHOOK_DISPATCH_INTERVAL_MS: '200' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
   const { apiKey } = await createWorkspace(stack, { plan: 'pro' });
   let answering = false;
   const hooks = await receiver(() => (answering ? 200 : 'hang'));

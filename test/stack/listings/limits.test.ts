@@ -67,29 +67,33 @@ t.test('the workspace rate limit applies to the data endpoints, with the RateLim
 
 t.test('shared upstream capacity: past a wait for a permit, many workspaces against a low capacity get 503 upstream_rate_limited, uncharged', async (t) => {
   // No wait for a permit here: the refusal itself is under test (the wait has a test of its own).
-  const narrow = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_CALLS_PER_SECOND: '100', UPSTREAM_WAIT_MS: '0' } });
-  const workspaces = await Promise.all(Array.from({ length: 8 }, () => createWorkspace(narrow)));
-  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.baseUrl, '/v1/scrape?keyword=x+sim:slow=1000', { apiKey })));
+  // An api process of the stack's with its own settings (the capacity is the deployment's, in the shared Redis;
+  // nothing else calls the marketplace meanwhile).
+  const narrow = await stack.startExtraApi({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_CALLS_PER_SECOND: '100', UPSTREAM_WAIT_MS: '0' });
+  t.teardown(() => narrow.process.stop());
+  const workspaces = await Promise.all(Array.from({ length: 8 }, () => createWorkspace(stack)));
+  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.url, '/v1/scrape?keyword=x+sim:slow=1000', { apiKey })));
   const statuses = responses.map((response) => response.status);
   t.equal(statuses.filter((status) => status === 200).length, 2, 'two calls in flight at most');
   const refused = responses.filter((response) => response.status === 503);
   t.equal(refused.length, 6, `statuses ${JSON.stringify(responses.map((response) => [response.status, response.body?.code]))}`);
   for (const response of refused) assertError(t, response, 503, 'upstream_rate_limited');
-  const charges = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(narrow, workspaceId)));
+  const charges = await Promise.all(workspaces.map(({ workspaceId }) => usedOf(stack, workspaceId)));
   t.strictSame(charges.sort(), [0, 0, 0, 0, 0, 0, 1, 1], 'only the two that ran are charged');
 });
 
 t.test('shared upstream capacity: the deployment\'s calls per second', async (t) => {
   // Exact admission counts are the metering tests' (on a fixed clock); this checks the setting reaches the
   // api: at 1 a second, a second search sent as soon as the first answered, within the same clock second, is refused.
-  const perSecond = await startTestStack(t, { env: { UPSTREAM_MAX_IN_FLIGHT: '100', UPSTREAM_CALLS_PER_SECOND: '1', UPSTREAM_WAIT_MS: '0' } });
-  const { apiKey: paced } = await createWorkspace(perSecond);
+  const perSecond = await stack.startExtraApi({ UPSTREAM_MAX_IN_FLIGHT: '100', UPSTREAM_CALLS_PER_SECOND: '1', UPSTREAM_WAIT_MS: '0' });
+  t.teardown(() => perSecond.process.stop());
+  const { apiKey: paced } = await createWorkspace(stack);
   let pair: Array<{ status: number; body: { code?: string } }> = [];
   for (let attempt = 0; attempt < 5 && pair.length === 0; attempt += 1) {
     // Start just after a clock second begins, so both calls fit in it; a pair that straddles one is tried again.
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
     const second = Math.floor(Date.now() / 1000);
-    const answers = [await request(perSecond.baseUrl, '/v1/scrape?keyword=x', { apiKey: paced }), await request(perSecond.baseUrl, '/v1/scrape?keyword=y', { apiKey: paced })];
+    const answers = [await request(perSecond.url, '/v1/scrape?keyword=x', { apiKey: paced }), await request(perSecond.url, '/v1/scrape?keyword=y', { apiKey: paced })];
     if (Math.floor(Date.now() / 1000) === second) pair = answers;
   }
   t.strictSame(pair.map((response) => response.status), [200, 503], 'one call a second: the first runs, the second is refused');

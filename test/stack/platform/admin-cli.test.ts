@@ -83,8 +83,10 @@ t.test('bad arguments print the usage and exit non-zero', async (t) => {
     ['key', 'create'],
     ['key', 'revoke'],
   ];
-  for (const args of cases) {
-    const result = await runAdmin(stack, args);
+  // Run side by side (each is a process of its own, mostly starting up), checked in order.
+  const results = await Promise.all(cases.map((args) => runAdmin(stack, args)));
+  for (const [index, args] of cases.entries()) {
+    const result = results[index]!;
     t.equal(result.code, 2, `${args.join(' ') || '(nothing)'} exits 2`);
     t.match(result.stderr, /usage: npm run --silent admin/, 'and prints the usage');
     t.equal(result.stdout, '', 'and nothing on stdout');
