@@ -131,10 +131,17 @@ td.endpoint-url { min-width: 14rem; }
 dl.endpoint-facts { margin-bottom: 1rem; }
 dl.endpoint-facts dd { min-width: 0; overflow-wrap: anywhere; }
 .endpoint-actions form { margin: 0; }
+.endpoint-actions button.danger-outline { padding: .5rem 1rem; font-size: inherit; }
+@media (max-width: 480px) {
+  dl.endpoint-facts { grid-template-columns: 1fr; gap: 0; }
+  dl.endpoint-facts dd { margin-bottom: .5rem; }
+}
 .breadcrumb { margin: 0; font-size: .9rem; }
 .breadcrumb a::before { content: "←"; margin-right: .3em; }
 .badge.warn { background: var(--warn-soft); color: #7a5a00; border: 1px solid #efdc9f; }
 .new-secret input { min-width: 0; }
+/* The log's wrapper holds its visually hidden header: positioned outside it, that would widen the page at 375 px. */
+.table-wrap.log-wrap { position: relative; }
 table.delivery-log td { vertical-align: top; }
 table.delivery-log form { margin: 0; }
 button.small-button { padding: .3rem .75rem; font-size: .9rem; }

@@ -128,7 +128,7 @@ function deliveryLog(view: WebhookView) {
     ${notice('warning', log.problem)}
     ${log.deliveries.length === 0
       ? html`<p class="muted">${log.paged ? 'No older deliveries.' : 'No deliveries yet. Send a test event to see one.'}</p>`
-      : html`<div class="table-wrap"><table class="delivery-log">
+      : html`<div class="table-wrap log-wrap"><table class="delivery-log">
         <thead><tr><th scope="col">Event</th><th scope="col">webhook-id</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last response</th><th scope="col">Next attempt</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>${log.deliveries.map((delivery) => deliveryRow(view, delivery))}</tbody>
       </table></div>`}
