@@ -160,12 +160,34 @@ t.test('endpoints: refused URL, create with the secret shown once, a test delive
   // The owner's session without the form's token: refused, nothing changed.
   const owner = new FormClient(stack.baseUrl);
   for (const cookie of await context.cookies()) owner.cookies.set(cookie.name, cookie.value);
-  for (const [path, fields] of [[`/dashboard/webhooks/${webhookId}/delete`, {}], [`/dashboard/webhooks/${webhookId}/status`, { status: 'disabled' }], ['/dashboard/webhooks', { url: hooks.url, events: 'job.completed' }]] as const) {
+  const base = `/dashboard/webhooks/${webhookId}`;
+  const forms: Array<[string, Record<string, string>]> = [
+    ['/dashboard/webhooks', { url: hooks.url, events: 'job.completed' }],
+    [`${base}/status`, { status: 'disabled' }],
+    [`${base}/events`, { events: 'job.failed' }],
+    [`${base}/secret`, {}],
+    [`${base}/test`, {}],
+    [`${base}/deliveries/${testId}/retry`, {}],
+    [`${base}/delete`, {}],
+  ];
+  const receivedBefore = hooks.received.length;
+  for (const [path, fields] of forms) {
     const answer = await owner.post(path, fields);
     t.equal(answer.status, 403, `${path} without _csrf: 403`);
     t.match(answer.text, /This form has expired/);
   }
-  t.match((await owner.get(`/dashboard/webhooks/${webhookId}`)).text, /badge ok">Enabled/, 'still there, still enabled');
+  const unchanged = (await owner.get(base)).text;
+  t.match(unchanged, /badge ok">Enabled/, 'still there, still enabled');
+  t.match(unchanged, /<dt>Events<\/dt><dd><ul class="event-list"><li><code>trackedSearch\.run\.failed<\/code><\/li><\/ul>/, 'its events unchanged');
+  t.equal(hooks.received.length, receivedBefore, 'nothing sent');
+
+  // A log page link that is not valid (not a cursor; a cursor's characters the jobs service refuses): the newest deliveries, with a word why.
+  for (const cursor of ['not*valid', 'AAAA']) {
+    const answer = await owner.get(`/dashboard/webhooks/${webhookId}?cursor=${encodeURIComponent(cursor)}`);
+    t.equal(answer.status, 200, `cursor ${cursor}: the page`);
+    t.match(answer.text, /That page link is not valid; these are the newest deliveries\./);
+    t.match(answer.text, `data-delivery-id="${testId}"`, 'and the newest deliveries');
+  }
 
   // Delete, through its confirmation.
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
