@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     assets: createAssetStore(),
     throttle: new AuthThrottle(redis, `${config.redisKeyPrefix}accounts:`, config.authThrottle),
     jobs,
+    webhooks,
     signUpOpen: config.signUpOpen,
     sessions: config.sessions,
     now: () => new Date(),

@@ -7,6 +7,9 @@ export const PRE_SESSION_COOKIE = 'comps_presession';
 /** The key just created, sealed to the session, read once by the keys page. */
 export const NEW_KEY_COOKIE = 'comps_new_key';
 export const NEW_KEY_COOKIE_PATH = '/dashboard/keys';
+/** A webhook endpoint's signing secret just made or rotated, sealed to the session, read once by the endpoint's page. */
+export const NEW_WEBHOOK_SECRET_COOKIE = 'comps_new_webhook_secret';
+export const NEW_WEBHOOK_SECRET_COOKIE_PATH = '/dashboard/webhooks';
 
 interface CookieOptions {
   maxAgeMs?: number;

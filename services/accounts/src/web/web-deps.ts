@@ -5,6 +5,7 @@ import type { AuthThrottle } from '../sessions/auth-throttle.js';
 import type { SessionLifetimes } from '../sessions/session-service.js';
 import type { AssetStore } from './static-assets.js';
 import type { AccountsDb } from '../db/database.js';
+import type { WebhookContext } from '../webhooks/webhook-context.js';
 
 /** What the dashboard's routes are given (made once by main). */
 export interface WebDeps {
@@ -15,6 +16,8 @@ export interface WebDeps {
   assets: AssetStore;
   throttle: AuthThrottle;
   jobs: JobsGateway;
+  /** The workspace's webhook endpoints and their sealed secrets (accounts' own). */
+  webhooks: WebhookContext;
   signUpOpen: boolean;
   sessions: SessionLifetimes;
   now: () => Date;

@@ -96,7 +96,8 @@ caption { text-align: left; color: var(--muted); padding-bottom: .5rem; }
 th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
 th { color: var(--muted); font-weight: 600; font-size: .82rem; text-transform: uppercase; letter-spacing: .03em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-.table-wrap { overflow-x: auto; }
+/* Positioned, so that a visually hidden header inside is placed within it, not beside the page (which widened it at 375 px). */
+.table-wrap { overflow-x: auto; position: relative; }
 .badge { display: inline-block; padding: .1rem .55rem; border-radius: 999px; font-size: .8rem; font-weight: 600; }
 .badge.ok { background: var(--ok-soft); color: var(--ok); }
 .badge.bad { background: var(--bad-soft); color: var(--bad); }
@@ -117,4 +118,36 @@ details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
 .comps-summary .headline .label { margin: 0; color: var(--muted); font-size: .9rem; }
 .comps-summary .headline .big-number { margin: .1rem 0 .3rem; }
 .comps-summary table caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
+/* Webhooks pages (webhooks-page.ts, webhook-page.ts) */
+input[type=url] { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; min-width: 0; width: 100%; }
+input[aria-invalid="true"] { border-color: var(--bad); }
+form.webhook-form { display: grid; gap: .9rem; max-width: 40rem; }
+form.webhook-form input[type=text] { min-width: 0; width: 100%; }
+fieldset.event-choices { border: 1px solid var(--line); border-radius: 6px; margin: 0; padding: .5rem .9rem .75rem; display: grid; gap: .35rem; min-width: 0; }
+fieldset.event-choices legend { font-weight: 600; font-size: .92rem; padding: 0 .3rem; }
+.event-choice { display: flex; gap: .5rem; align-items: baseline; }
+.event-choice label { font-weight: 400; }
+.event-choice .hint { display: inline; }
+fieldset.event-choices > p.hint { margin: .25rem 0 0; }
+ul.event-list { list-style: none; margin: 0; padding: 0; }
+ul.event-list li { white-space: nowrap; }
+.endpoint-url { overflow-wrap: anywhere; word-break: break-word; }
+td.endpoint-url { min-width: 14rem; }
+.endpoint-usage { margin-top: 0; }
+dl.endpoint-facts { margin-bottom: 1rem; }
+dl.endpoint-facts dd { min-width: 0; overflow-wrap: anywhere; }
+.endpoint-actions form { margin: 0; }
+.endpoint-actions button.danger-outline { padding: .5rem 1rem; font-size: inherit; }
+@media (max-width: 480px) {
+  dl.endpoint-facts { grid-template-columns: 1fr; gap: 0; }
+  dl.endpoint-facts dd { margin-bottom: .5rem; }
+}
+.breadcrumb { margin: 0; font-size: .9rem; }
+.breadcrumb a::before { content: "←"; margin-right: .3em; }
+.badge.warn { background: var(--warn-soft); color: #7a5a00; border: 1px solid #efdc9f; }
+.new-secret input { min-width: 0; }
+table.delivery-log td { vertical-align: top; }
+table.delivery-log form { margin: 0; }
+button.small-button { padding: .3rem .75rem; font-size: .9rem; }
+.notice ul { margin: 0; padding-left: 1.2rem; }
 `;
