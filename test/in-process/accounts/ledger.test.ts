@@ -4,11 +4,12 @@ import { accountsClient, createWorkspace } from '../../helpers/accounts-client.j
 import { eventually } from '../../helpers/http-client.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 
-// A short reservation lease, so a "crashed" request's unit comes back within the test; not so short that a busy
-// machine's slow reserve-then-settle outlives it (1 s did, under a loaded CI run).
+// A short reservation lease, so that a "crashed" request's unit comes back within the test: the next reservation
+// refused for want of units frees expired ones itself. The jobs processes' periodic sweep is kept out of the way: on a
+// busy machine it released the reservations of the concurrency tests between their reserve and settle.
 const RESERVATION_TTL_MS = 3000;
 const stack = await startTestStack(t, {
-  serviceEnv: { accounts: { QUOTA_RESERVATION_TTL_SECONDS: String(RESERVATION_TTL_MS / 1000), QUOTA_SWEEP_INTERVAL_MS: '300' } },
+  serviceEnv: { accounts: { QUOTA_RESERVATION_TTL_SECONDS: String(RESERVATION_TTL_MS / 1000) }, jobs: { QUOTA_SWEEP_INTERVAL_MS: '3600000' } },
 });
 const accounts = accountsClient(stack);
 
