@@ -117,4 +117,39 @@ details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
 .comps-summary .headline .label { margin: 0; color: var(--muted); font-size: .9rem; }
 .comps-summary .headline .big-number { margin: .1rem 0 .3rem; }
 .comps-summary table caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
+/* Tracked searches (the list with its create form, a tracked search's page, its price series chart) */
+.tracked-fields { display: grid; gap: .9rem 1.25rem; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); margin-bottom: 1rem; }
+.tracked-fields .field.wide { grid-column: 1 / -1; }
+.tracked-fields input[type=text], .tracked-fields select { min-width: 0; width: 100%; }
+.tracked-fields .field.wide input { max-width: 36rem; }
+.tracked-form select, .tracked-fields select { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; }
+.tracked-form input[aria-invalid="true"], .tracked-form select[aria-invalid="true"] { border-color: var(--bad); }
+.tracked-form .field.checkbox { align-content: end; }
+.tracked-form .field.checkbox label, .count-anyway label { font-weight: 500; display: flex; gap: .45rem; align-items: center; }
+.count-anyway { margin-bottom: 1rem; }
+.count-anyway fieldset { border: none; margin: .5rem 0 0; padding: 0; display: grid; gap: .35rem; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
+.field-error { color: var(--bad); font-size: .85rem; }
+.breadcrumb { margin: 0; font-size: .9rem; }
+.tracked-actions { margin-bottom: 1rem; }
+.tracked-actions form { margin: 0; }
+.tracked-facts dd { font-weight: 500; overflow-wrap: anywhere; }
+.period-form { margin-bottom: .25rem; }
+.period-form input[type=date] { min-width: 10rem; }
+.interval-links { display: flex; gap: .25rem; flex-wrap: wrap; margin: .75rem 0; }
+.interval-links a { padding: .3rem .75rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; font-size: .9rem; }
+.interval-links a[aria-current="true"] { background: var(--accent); border-color: var(--accent); color: var(--accent-ink); }
+.series-chart .chart { max-width: 880px; }
+.series-chart .chart text { font-size: 12px; }
+.chart .series-band { fill: var(--accent); fill-opacity: .16; }
+.chart .series-median { fill: none; stroke: var(--accent); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
+.chart .series-point { fill: var(--accent); }
+.chart text.series-none { font-size: 14px; fill: var(--ink); }
+.swatch.series-median { background: var(--accent); height: .25rem; vertical-align: 3px; }
+.swatch.series-band { background: #d6dcf5; }
+/* Narrow screens: the chart shrinks to about half its drawn size, so its labels and lines are drawn larger to stay readable. */
+@media (max-width: 600px) {
+  .series-chart .chart text { font-size: 20px; }
+  .chart text.series-none { font-size: 20px; }
+  .chart .series-median { stroke-width: 4; }
+}
 `;
