@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { SeriesEntry } from '@comps/shared/contract/tracked-search';
 import { dayNumber } from '../../../services/accounts/src/web/views/charts/chart-kit.js';
-import { nextIntervalStart, SERIES_PLOT, seriesChart, seriesGeometry } from '../../../services/accounts/src/web/views/charts/series-chart.js';
+import { nextIntervalStart, SERIES_PLOT, SERIES_X_INSET, seriesChart, seriesGeometry } from '../../../services/accounts/src/web/views/charts/series-chart.js';
 
 // The price series chart of a tracked search's page, drawn from the stats' `series` (pure: no I/O).
 
@@ -27,7 +27,7 @@ t.test('the band runs along the 75th percentile and back along the 25th, around 
     t.equal(point.median, geometry.y(point.entry.median!));
   }
   t.strictSame(segment.map((point) => point.x), series.map((item) => geometry.x(dayNumber(item.start))), 'each at its week');
-  t.equal(segment[0]!.x, SERIES_PLOT.pad.left, 'the first week at the left edge of the plot');
+  t.equal(segment[0]!.x, SERIES_PLOT.pad.left + SERIES_X_INSET, 'the first week at the left of the plot');
   t.equal(segment[3]!.x, SERIES_PLOT.width - SERIES_PLOT.pad.right, 'the last at the right edge');
 
   const markup = seriesChart({ series, interval: 'week', currency: 'USD' }).value;
@@ -99,7 +99,7 @@ t.test('one interval: a dot with its band as a bar, in the middle', async (t) =>
   const geometry = seriesGeometry(series, 'week');
   t.equal(geometry.segments.length, 1);
   const point = geometry.segments[0]![0]!;
-  t.equal(point.x, (SERIES_PLOT.pad.left + SERIES_PLOT.width - SERIES_PLOT.pad.right) / 2, 'in the middle of the plot');
+  t.equal(point.x, (SERIES_PLOT.pad.left + SERIES_X_INSET + SERIES_PLOT.width - SERIES_PLOT.pad.right) / 2, 'in the middle of the plot');
   t.ok(point.p75 < point.median && point.median < point.p25);
   t.strictSame(geometry.dateTicks, [dayNumber('2026-11-16')], 'its date labelled');
 
@@ -122,7 +122,7 @@ t.test('no sale: a sentence, not an empty chart; sales without figures: the axes
   t.match(markup, /<svg/);
   t.notMatch(markup, /class="series-(band|median|point)"/, 'nothing drawn');
   t.notMatch(markup, /class="grid-line"/, 'no price axis without prices');
-  t.match(markup, /Fewer than 3 counted sales in every week: no median to draw/);
+  t.match(markup, /<text class="series-none"[^>]*>Too few sales for a median<\/text>/, 'the chart says why it is empty');
   t.match(markup, /No week has the 3 counted sales a median needs/, 'the summary says so too');
   t.equal((markup.match(/<tr><td /g) ?? []).length, 2, 'the table still lists both weeks');
 });

@@ -168,7 +168,7 @@ export function trackedSearchPage(frame: Omit<PageFrame, 'title' | 'current'>, v
       <h2 id="sales-heading">${view.salesCursor ? 'Older sales' : 'Recent sales'}</h2>
       ${sales.sales.length === 0
         ? html`<p class="muted">No sales ${period.from || period.to ? 'in this period' : 'archived yet'}.</p>`
-        : html`<div class="table-wrap"><table>
+        : html`<div class="table-wrap"><table class="sales-table">
           <caption>Newest sold first, ${periodInWords(period)}</caption>
           <thead><tr><th scope="col">Sold</th><th scope="col">Listing</th><th scope="col" class="num">Price</th><th scope="col">Condition</th><th scope="col">Counted</th><th scope="col">First seen</th></tr></thead>
           <tbody>${sales.sales.map(saleRow)}</tbody>
@@ -182,7 +182,7 @@ export function trackedSearchPage(frame: Omit<PageFrame, 'title' | 'current'>, v
       <h2 id="runs-heading">Runs</h2>
       ${runs.length === 0
         ? html`<p class="muted">No runs in the last 30 days.</p>`
-        : html`<div class="table-wrap"><table>
+        : html`<div class="table-wrap"><table class="runs-table">
           <caption>${runs.length > RUNS_SHOWN ? `The newest ${RUNS_SHOWN} of ${formatNumber(runs.length)} runs in the last 30 days` : `${plural(runs.length, 'run')} in the last 30 days`}</caption>
           <thead><tr><th scope="col">Started</th><th scope="col">Trigger</th><th scope="col">Status</th><th scope="col" class="num">Pages</th><th scope="col" class="num">Charged</th><th scope="col" class="num">New sales</th><th scope="col">Stop reason</th></tr></thead>
           <tbody>${runs.slice(0, RUNS_SHOWN).map(runRow)}</tbody>

@@ -50,7 +50,7 @@ export function trackedSearchesPage(frame: Omit<PageFrame, 'title' | 'current'>,
       <p data-testid="tracked-count"><strong>${formatNumber(count)} of ${formatNumber(view.limit)}</strong> tracked searches of the ${view.planName} plan.</p>
       ${count === 0
         ? html`<p class="muted">None yet. Track a search below: its first run starts at once.</p>`
-        : html`<div class="table-wrap"><table>
+        : html`<div class="table-wrap"><table class="tracked-table">
           <thead><tr><th scope="col">Search</th><th scope="col">Schedule</th><th scope="col">Status</th><th scope="col">Last run</th><th scope="col">Next run</th><th scope="col" class="num">Sales archived</th></tr></thead>
           <tbody>${view.trackedSearches.map(trackedSearchRow)}</tbody>
         </table></div>`}

@@ -22,8 +22,10 @@ import {
  * counted sales) or without sales at all is a gap in the line, never a zero. Pure: no I/O.
  */
 
-/** Wide enough for five date labels, with room on the left for prices such as `CA$12,000`. */
-export const SERIES_PLOT: Plot = { width: 640, height: 280, pad: { top: 16, right: 36, bottom: 34, left: 84 } };
+/** Narrow enough to stay readable on a phone, wide enough for five date labels, with room on the left for prices such as `CA$1,200`. */
+export const SERIES_PLOT: Plot = { width: 560, height: 260, pad: { top: 16, right: 52, bottom: 34, left: 96 } };
+/** The first interval is drawn this far right of the price axis, so that its date label clears the lowest price label. */
+export const SERIES_X_INSET = 40;
 
 /** With this many intervals or fewer, each has its own date label. */
 const LABEL_EVERY_ENTRY = 6;
@@ -65,7 +67,7 @@ export function seriesGeometry(series: readonly SeriesEntry[], interval: SeriesI
   const days = series.map((entry) => dayNumber(entry.start));
   const first = days[0] ?? 0;
   const last = days.at(-1) ?? 0;
-  const x = linearScale([first, last], [plot.pad.left, plot.width - plot.pad.right]);
+  const x = linearScale([first, last], [plot.pad.left + SERIES_X_INSET, plot.width - plot.pad.right]);
 
   const withFigures = series.filter((entry) => entry.median !== null && entry.p25 !== null && entry.p75 !== null);
   const lows = withFigures.map((entry) => entry.p25!);
@@ -152,7 +154,7 @@ export function seriesChart(input: SeriesChartInput): SafeHtml {
     ${geometry.segments.map(drawSegment)}
     ${geometry.valueTicks
       ? ''
-      : html`<text class="series-none" x="${(plot.width + plot.pad.left - plot.pad.right) / 2}" y="${plot.height / 2}" text-anchor="middle">Fewer than 3 counted sales in every ${words.one}: no median to draw</text>`}`;
+      : html`<text class="series-none" x="${(plot.width + plot.pad.left + SERIES_X_INSET - plot.pad.right) / 2}" y="${plot.height / 2}" text-anchor="middle">Too few sales for a median</text>`}`;
 
   return html`<div class="series-chart">${chartFigure({
     id: input.id ?? 'price-series',
