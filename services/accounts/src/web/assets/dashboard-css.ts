@@ -123,7 +123,7 @@ details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
 .tracked-fields .field.wide { grid-column: 1 / -1; }
 .tracked-fields input[type=text], .tracked-fields select { min-width: 0; width: 100%; }
 .tracked-fields .field.wide input { max-width: 36rem; }
-.tracked-form select, .tracked-fields select { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; }
+.tracked-form select { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; }
 .tracked-form input[aria-invalid="true"], .tracked-form select[aria-invalid="true"] { border-color: var(--bad); }
 .tracked-form .field.checkbox { align-content: end; }
 .tracked-form .field.checkbox label, .count-anyway label { font-weight: 500; display: flex; gap: .45rem; align-items: center; }
