@@ -8,6 +8,7 @@ import { authRoutes } from '../web/routes/auth-routes.js';
 import { dashboardRoutes } from '../web/routes/dashboard-routes.js';
 import { docsRoutes } from '../web/routes/docs-routes.js';
 import { jobRoutes } from '../web/routes/job-routes.js';
+import { trackedSearchRoutes } from '../web/routes/tracked-search-routes.js';
 import { webhookRoutes } from '../web/routes/webhook-routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { loadSession, requireSignIn, verifyCsrf } from '../web/session-middleware.js';
@@ -29,7 +30,7 @@ export function createPublicApp(deps: WebDeps): Koa<WebState> {
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
 
   const signedIn = requireSignIn();
-  const routers = [authRoutes(deps), dashboardRoutes(deps), jobRoutes(deps), webhookRoutes(deps), docsRoutes(deps)];
+  const routers = [authRoutes(deps), dashboardRoutes(deps), jobRoutes(deps), trackedSearchRoutes(deps), webhookRoutes(deps), docsRoutes(deps)];
 
   app.use(assignRequestId());
   app.use(logRequests(deps.logger));

@@ -13,5 +13,7 @@ export interface JobsGateway {
   listJobs(workspaceId: string, signal: AbortSignal): Promise<JobSummary[]>;
   /** The CSV as a stream, or null when the workspace has no such job (or it is past retention). */
   openCsv(workspaceId: string, jobId: string, signal: AbortSignal): Promise<Readable | null>;
+  /** A tracked search's archive as CSV, or null when the workspace has no such tracked search. */
+  openSalesCsv(workspaceId: string, trackedSearchId: string, signal: AbortSignal): Promise<Readable | null>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import { AppError } from '@comps/shared/errors/app-error';
-import { openJobCsv } from '@comps/shared/internal/jobs/job-csv-download';
+import { openJobCsv, openSalesCsv } from '@comps/shared/internal/jobs/job-csv-download';
 import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { JobsGateway } from './jobs-gateway.js';
 
@@ -12,7 +12,7 @@ export interface JobsServiceOptions {
   timeoutMs: number;
 }
 
-/** The jobs service over its internal port: the list through its typed client, the CSV streamed over plain HTTP (as the api downloads it). */
+/** The jobs service over its internal port: the list through its typed client, the CSVs streamed over plain HTTP (as the api downloads it). */
 export function jobsServiceGateway(options: JobsServiceOptions): JobsGateway {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const client = createJobsClient({ ...options, dispatcher });
@@ -26,6 +26,14 @@ export function jobsServiceGateway(options: JobsServiceOptions): JobsGateway {
         return await openJobCsv({ ...options, dispatcher }, { workspaceId, jobId }, signal);
       } catch (error) {
         if (error instanceof AppError && (error.code === 'job_not_found' || error.code === 'invalid_request')) return null;
+        throw error;
+      }
+    },
+    async openSalesCsv(workspaceId, trackedSearchId, signal): Promise<Readable | null> {
+      try {
+        return await openSalesCsv({ ...options, dispatcher }, { workspaceId, trackedSearchId }, signal);
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'tracked_search_not_found' || error.code === 'invalid_request')) return null;
         throw error;
       }
     },

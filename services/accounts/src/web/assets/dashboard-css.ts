@@ -51,6 +51,7 @@ progress.usage.high::-webkit-progress-value { background: var(--bad); }
 progress.usage.high::-moz-progress-bar { background: var(--bad); }
 progress.job { width: 8rem; height: .6rem; vertical-align: middle; }
 
+.chart-figure { margin: 0; }
 .chart { width: 100%; height: auto; display: block; }
 .chart .axis { stroke: var(--line); }
 .chart .grid-line { stroke: #eef0f4; }
@@ -150,4 +151,46 @@ table.delivery-log td { vertical-align: top; }
 table.delivery-log form { margin: 0; }
 button.small-button { padding: .3rem .75rem; font-size: .9rem; }
 .notice ul { margin: 0; padding-left: 1.2rem; }
+/* Tracked searches (the list with its create form, a tracked search's page, its price series chart) */
+.tracked-fields { display: grid; gap: .9rem 1.25rem; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); margin-bottom: 1rem; }
+.tracked-fields .field { align-content: start; }
+.tracked-fields .field.wide { grid-column: 1 / -1; }
+.tracked-fields input[type=text], .tracked-fields select { min-width: 0; width: 100%; }
+.tracked-fields .field.wide input { max-width: 36rem; }
+.tracked-form select { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; }
+.tracked-form input[aria-invalid="true"], .tracked-form select[aria-invalid="true"] { border-color: var(--bad); }
+.tracked-form .field.checkbox { align-content: end; }
+.tracked-form .field.checkbox label, .count-anyway label { font-weight: 500; display: flex; gap: .45rem; align-items: center; }
+.count-anyway { margin-bottom: 1rem; }
+.count-anyway fieldset { border: none; margin: .5rem 0 0; padding: 0; display: grid; gap: .35rem; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); }
+.field-error { color: var(--bad); font-size: .85rem; }
+.tracked-actions { margin-bottom: 1rem; }
+.tracked-actions form { margin: 0; }
+.tracked-actions button.danger-outline { padding: .5rem 1rem; font-size: 1rem; }
+.tracked-facts dd { font-weight: 500; overflow-wrap: anywhere; }
+.period-form { margin-bottom: .25rem; }
+.period-form input[type=date] { min-width: 10rem; }
+.interval-links { display: flex; gap: .25rem; flex-wrap: wrap; margin: .75rem 0; }
+.interval-links a { padding: .3rem .75rem; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; font-size: .9rem; }
+.interval-links a[aria-current="true"] { background: var(--accent); border-color: var(--accent); color: var(--accent-ink); }
+.series-chart .chart { max-width: 760px; }
+.series-chart .chart text { font-size: 12px; }
+.series-chart .legend { flex-wrap: wrap; gap: .25rem 1.25rem; }
+.series-chart .legend li, .series-chart td { white-space: nowrap; }
+/* Wide tables scroll in their box on a phone rather than squeeze a title to a word a line. */
+.tracked-table { min-width: 54rem; }
+.sales-table { min-width: 46rem; }
+.runs-table { min-width: 44rem; }
+.chart .series-band { fill: var(--accent); fill-opacity: .16; }
+.chart .series-median { fill: none; stroke: var(--accent); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
+.chart .series-point { fill: var(--accent); }
+.chart text.series-none { font-size: 14px; fill: var(--ink); }
+.swatch.series-median { background: var(--accent); height: .25rem; vertical-align: 3px; }
+.swatch.series-band { background: #d6dcf5; }
+/* Narrow screens: the chart shrinks to about half its drawn size, so its labels and lines are drawn larger to stay readable. */
+@media (max-width: 600px) {
+  .series-chart .chart text { font-size: 22px; }
+  .chart text.series-none { font-size: 22px; }
+  .chart .series-median { stroke-width: 4; }
+}
 `;
