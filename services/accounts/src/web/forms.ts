@@ -36,3 +36,10 @@ export function queryField(ctx: WebContext, name: string): string {
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first : '';
 }
+
+/** Every value of a field of the posted form (checkboxes of one name), or of the query on a GET. */
+export function fieldValues(ctx: WebContext, name: string): string[] {
+  const source = ctx.method === 'POST' ? (ctx.request as { body?: Record<string, unknown> }).body : ctx.query;
+  const value = source?.[name];
+  return (Array.isArray(value) ? value : [value]).filter((entry): entry is string => typeof entry === 'string');
+}

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { formatNumber, plural } from '../format.js';
 import { chartFigure, formatMoney, formatMoneyTick, horizontalAxis, linearScale, niceTicks, valueAxis, type Plot } from './chart-kit.js';
 
-const PLOT: Plot = { width: 760, height: 260, pad: { top: 26, right: 16, bottom: 34, left: 48 } };
+const PLOT: Plot = { width: 760, height: 260, pad: { top: 26, right: 28, bottom: 34, left: 48 } };
 /** Bins of a histogram: about the square root of the prices, within these bounds (round edges may give fewer). */
 const MIN_BINS = 5;
 const MAX_BINS = 20;

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../html.js';
 import { formatNumber, plural } from '../format.js';
 import { chartFigure, dateTicks, dayNumber, formatAxisDate, formatMoney, formatMoneyTick, horizontalAxis, isoOfDay, linearScale, niceTicks, valueAxis, type Plot } from './chart-kit.js';
 
-const PLOT: Plot = { width: 760, height: 280, pad: { top: 16, right: 16, bottom: 34, left: 56 } };
+const PLOT: Plot = { width: 760, height: 280, pad: { top: 16, right: 28, bottom: 34, left: 66 } };
 /** An axis of more days than this reads in months. */
 const MONTHS_AFTER_DAYS = 120;
 
