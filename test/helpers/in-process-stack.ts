@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { createDb } from '@comps/shared/db/create-db';
-import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { accountsQuotaLedger, createAccountsClient, workspacePlans, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { HistoryWriter } from '@comps/shared/internal/accounts/history-writer';
 import { createJobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import { RedisKeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { LayoutWatch } from '@comps/shared/market/layout-watch';
+import { createMetering } from '@comps/shared/metering/create-metering';
+import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
+import { TaskTracker } from '@comps/shared/runtime/task-tracker';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
@@ -15,6 +19,7 @@ import { createLedgerContext } from '../../services/accounts/src/ledger/ledger-c
 import { createWebhookContext } from '../../services/accounts/src/webhooks/webhook-context.js';
 import { createApiService, type ApiOverrides } from '../../services/api/src/api-service.js';
 import { loadApiConfig } from '../../services/api/src/config.js';
+import { loadJobsConfig } from '../../services/jobs/src/config.js';
 import type { JobsDatabase } from '../../services/jobs/src/db/database.js';
 import { createInternalApp as createJobsInternalApp } from '../../services/jobs/src/http/internal-app.js';
 import { ActiveJobLock } from '../../services/jobs/src/jobs/active-job-lock.js';
@@ -37,6 +42,8 @@ export interface InProcessApi {
 export interface InProcessStack {
   internalToken: string;
   accountsInternalUrl: string;
+  /** The jobs service's internal port (its procedures, as accounts and the api call them). */
+  jobsInternalUrl: string;
   /** The accounts service's procedures, as the other services call them. */
   accounts: AccountsClient;
   simulatorUrl: string;
@@ -86,12 +93,32 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
 
   const jobsDb = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 5, isolation: 'read committed' });
   closers.push(() => jobsDb.destroy());
+  // The jobs service's own metered calls (the dashboard's Explore searches), on this simulator.
+  const jobsConfig = loadJobsConfig({
+    DATABASE_URL: TEST_DATABASE_URL,
+    INTERNAL_TOKEN: internalToken,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: redisKeyPrefix,
+    ACCOUNTS_URL: accountsInternalUrl,
+    MARKET_SIM_URL: simulatorUrl,
+    UPSTREAM_CALLS_PER_SECOND: '1000',
+    UPSTREAM_MAX_IN_FLIGHT: '200',
+  });
+  const jobsHistory = new HistoryWriter(accounts, logger, jobsConfig.metering.historyFlushIntervalMs);
+  const jobsMetering = createMetering(jobsConfig.metering, redis, accountsQuotaLedger(accounts), jobsHistory, logger);
+  const exploreCharges = new TaskTracker(() => undefined);
+  closers.push(async () => {
+    await exploreCharges.drain();
+    await jobsMetering.close();
+    await jobsHistory.close();
+  });
   const jobsUrl = await serve(
     createJobsInternalApp({
       jobs: { db: jobsDb, accounts, lock: new ActiveJobLock(redis, redisKeyPrefix), wake: () => undefined, stopWaiting: () => undefined, now: () => new Date(), compsCache: new ExpiringMap(60_000, 50) },
       // No worker runs here: a tracked search's runs stay running (the stack tier runs them).
       deliveries: { db: jobsDb, now: () => new Date(), wake: () => undefined },
       tracked: { db: jobsDb, now: () => new Date(), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100) },
+      explore: { meter: jobsMetering.meter, planOf: workspacePlans(accounts), rateLimiter: new FixedWindowLimiter(redis, `${redisKeyPrefix}rate:`), charges: exploreCharges },
       redis,
       logger,
       internalToken,
@@ -102,6 +129,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
   return {
     internalToken,
     accountsInternalUrl,
+    jobsInternalUrl: jobsUrl,
     accounts,
     simulatorUrl,
     redisKeyPrefix,

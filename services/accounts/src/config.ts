@@ -32,6 +32,8 @@ const accountsEnvSchema = z
     SIGN_UPS_PER_ADDRESS_PER_HOUR: envPositiveInt(10),
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
     INTERNAL_CALL_TIMEOUT_MS: envPositiveInt(3000),
+    // An Explore search waits on the marketplace (MARKET_TIMEOUT_MS, 10 s by default), its capacity and the quota.
+    EXPLORE_TIMEOUT_MS: envPositiveInt(30_000),
     // The key that seals webhook secrets at rest (base64 of 32 bytes); npm start makes one in .run/ when none is set.
     WEBHOOK_SECRET_KEY: webhookSecretKeySchema,
     ...webhookEnvFields,
@@ -60,6 +62,7 @@ const accountsEnvSchema = z
     },
     jobsUrl: env.JOBS_URL.replace(/\/$/, ''),
     internalCallTimeoutMs: env.INTERNAL_CALL_TIMEOUT_MS,
+    exploreTimeoutMs: env.EXPLORE_TIMEOUT_MS,
     webhooks: { secretKey: env.WEBHOOK_SECRET_KEY, policy: webhookPolicyFrom(env) },
   }));
 

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const redisConnected = connectInBackground(redis, logger);
   const keys = new RedisKeyAnnouncer(redis, config.redisKeyPrefix, logger);
   const webhooks = createWebhookContext(db, { secretKey: config.webhooks.secretKey, policy: config.webhooks.policy });
-  const jobs = jobsServiceGateway({ url: config.jobsUrl, internalToken: config.internalToken, timeoutMs: config.internalCallTimeoutMs });
+  const jobs = jobsServiceGateway({ url: config.jobsUrl, internalToken: config.internalToken, timeoutMs: config.internalCallTimeoutMs, exploreTimeoutMs: config.exploreTimeoutMs });
 
   const internal = await listen(
     createInternalApp({ db, ledger, keys, logger, internalToken: config.internalToken, webhooks }).callback(),

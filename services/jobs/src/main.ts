@@ -20,6 +20,7 @@ import { JOBS_MIGRATIONS } from './db/jobs-migrations.js';
 import { createInternalApp } from './http/internal-app.js';
 import { ActiveJobLock } from './jobs/active-job-lock.js';
 import { createJobWakeup } from './jobs/job-wakeup.js';
+import type { ExploreDeps } from './explore/explore-service.js';
 import type { JobServiceDeps } from './jobs/job-service.js';
 import { periodicTasks } from './periodic-tasks.js';
 import { TaskRunner } from './tasks/task-runner.js';
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
   const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
   runner.handle(scrapeJobs);
   const rateLimiter = new FixedWindowLimiter(redis, `${shared.redisKeyPrefix}rate:`);
-  runner.handle(new RunHandler({ db, meter: metering.meter, planOf: workspacePlans(accounts), rateLimiter, logger, now, random: Math.random }, config.scrapeJobs.retry));
+  const planOf = workspacePlans(accounts);
+  runner.handle(new RunHandler({ db, meter: metering.meter, planOf, rateLimiter, logger, now, random: Math.random }, config.scrapeJobs.retry));
   runner.handle(archiveDeletionHandler(db));
   const background = new TaskTracker((error) => logger.warn({ err: String(error) }, 'job wake-up not published; other processes see the job at their next poll'));
   const wakeup = createJobWakeup(redis, shared.redisUrl, `${shared.redisKeyPrefix}jobs:wake`, () => runner.wake(), logger);
@@ -73,13 +75,16 @@ async function main(): Promise<void> {
   const webhookAgents = new PinnedAgents({ connectTimeoutMs: WEBHOOK_LIMITS.timeoutMs });
   runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, agents: webhookAgents, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }, config.webhookAttemptsInFlight));
   const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };
+  const charges = new TaskTracker((error) => logger.error({ err: error }, 'an Explore search failed after its answer was handed back'));
+  const explore: ExploreDeps = { meter: metering.meter, planOf, rateLimiter, charges };
   for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },
     { name: 'task runner', run: () => runner.stop(PAGE_GRACE_MS) },
+    { name: 'explore charges', run: () => charges.drain() },
     { name: 'metering', run: () => metering.close() },
     { name: 'webhook connections', run: () => webhookAgents.close() },
     { name: 'request history', run: () => history.close() },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { buyingFormatFilterSchema, itemConditionSchema } from './listing.js';
+import { buyingFormatFilterSchema, itemConditionSchema, listingQueryOf, SEARCH_DEFAULTS, type ListingCollection, type ListingQuery } from './listing.js';
+import type { SellThroughParams } from './listing-params.js';
 import { marketSiteSchema } from './market-sites.js';
 
 export const SELL_THROUGH_DEFINITION = "sold / (sold + active); sold listings cover the marketplace's last 90 days";
@@ -29,4 +30,33 @@ export type SellThrough = z.infer<typeof sellThroughSchema>;
 export function sellThroughOf(sold: number | null, active: number | null): number | null {
   if (sold === null || active === null || sold + active === 0) return null;
   return Math.round((sold / (sold + active)) * 10_000) / 10_000;
+}
+
+/** The two searches of a sell-through: its parameters, sold and then active, the first page of each. */
+export function sellThroughSearches(params: SellThroughParams): [sold: ListingQuery, active: ListingQuery] {
+  const searchOf = (sold: boolean) => listingQueryOf({ ...SEARCH_DEFAULTS, ...params, sold, page: 1 });
+  return [searchOf(true), searchOf(false)];
+}
+
+/** The answer of a sell-through from its two searches' collections. */
+export function sellThroughAnswer(params: SellThroughParams, sold: ListingCollection, active: ListingCollection, requestId: string): SellThrough {
+  const soldTotal = sold.pagination.totalResults;
+  const activeTotal = active.pagination.totalResults;
+  return {
+    sold: { totalResults: soldTotal },
+    active: { totalResults: activeTotal },
+    sellThrough: sellThroughOf(soldTotal, activeTotal),
+    definition: SELL_THROUGH_DEFINITION,
+    query: {
+      keyword: params.keyword,
+      marketSite: params.marketSite,
+      categoryId: params.categoryId,
+      itemCondition: params.itemCondition,
+      minPrice: params.minPrice ?? null,
+      maxPrice: params.maxPrice ?? null,
+      buyingFormat: params.buyingFormat,
+      exactMatch: params.exactMatch,
+    },
+    requestId,
+  };
 }

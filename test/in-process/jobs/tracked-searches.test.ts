@@ -28,7 +28,7 @@ t.teardown(() => db.destroy());
 const logger = createLogger('tracked-searches-test', 'silent');
 const quota = { limit: 1000, used: 0, remaining: 1000 };
 const tracked: TrackedSearchDeps = { db, now: () => new Date(), random: () => 0.5, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100) };
-const call = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked, deliveries: undefined as never, logger }).trackedSearches;
+const call = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger }).trackedSearches;
 const caller = { apiKeyId: 'key_test', apiKeyPrefix: 'sk_test' };
 let workspaces = 0;
 const newWorkspace = () => `ws_tracked_${++workspaces}_${Date.now()}`;

@@ -7,6 +7,7 @@ import { renderErrors } from '../web/render-errors.js';
 import { authRoutes } from '../web/routes/auth-routes.js';
 import { dashboardRoutes } from '../web/routes/dashboard-routes.js';
 import { docsRoutes } from '../web/routes/docs-routes.js';
+import { exploreRoutes } from '../web/routes/explore-routes.js';
 import { jobRoutes } from '../web/routes/job-routes.js';
 import { trackedSearchRoutes } from '../web/routes/tracked-search-routes.js';
 import { webhookRoutes } from '../web/routes/webhook-routes.js';
@@ -30,7 +31,7 @@ export function createPublicApp(deps: WebDeps): Koa<WebState> {
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
 
   const signedIn = requireSignIn();
-  const routers = [authRoutes(deps), dashboardRoutes(deps), jobRoutes(deps), trackedSearchRoutes(deps), webhookRoutes(deps), docsRoutes(deps)];
+  const routers = [authRoutes(deps), dashboardRoutes(deps), exploreRoutes(deps), trackedSearchRoutes(deps), jobRoutes(deps), webhookRoutes(deps), docsRoutes(deps)];
 
   app.use(assignRequestId());
   app.use(logRequests(deps.logger));

@@ -10,6 +10,8 @@ import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 export interface JobsGateway {
   /** The jobs service's typed procedures (tracked searches, webhook deliveries, jobs), each scoped by the workspace given. */
   client: JobsClient;
+  /** The Explore page's metered searches: the same procedures, with time for a marketplace call (and the waits around it). */
+  explore: JobsClient['explore'];
   listJobs(workspaceId: string, signal: AbortSignal): Promise<JobSummary[]>;
   /** The CSV as a stream, or null when the workspace has no such job (or it is past retention). */
   openCsv(workspaceId: string, jobId: string, signal: AbortSignal): Promise<Readable | null>;

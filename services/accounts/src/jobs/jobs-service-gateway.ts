@@ -10,14 +10,18 @@ export interface JobsServiceOptions {
   url: string;
   internalToken: string;
   timeoutMs: number;
+  /** How long an Explore search may take (INTERNAL_CALL_TIMEOUT_MS is for calls that never wait on the marketplace). */
+  exploreTimeoutMs: number;
 }
 
 /** The jobs service over its internal port: the list through its typed client, the CSVs streamed over plain HTTP (as the api downloads it). */
 export function jobsServiceGateway(options: JobsServiceOptions): JobsGateway {
   const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
   const client = createJobsClient({ ...options, dispatcher });
+  const { explore } = createJobsClient({ ...options, timeoutMs: options.exploreTimeoutMs, dispatcher });
   return {
     client,
+    explore,
     async listJobs(workspaceId, signal) {
       return (await client.jobs.list.query({ workspaceId }, { signal })).jobs;
     },

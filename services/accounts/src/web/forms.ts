@@ -30,16 +30,16 @@ export function formField(ctx: WebContext, name: string): string {
   return typeof first === 'string' ? first : '';
 }
 
-/** Every value of a repeated field of the posted form (a group of checkboxes), in the order sent; [] when missing. */
-export function formFields(ctx: WebContext, name: string): string[] {
-  const body = (ctx.request as { body?: Record<string, unknown> }).body;
-  const value = body?.[name];
-  return (Array.isArray(value) ? value : [value]).filter((entry): entry is string => typeof entry === 'string');
-}
-
 /** One query parameter as a string ('' when missing; the first when repeated). */
 export function queryField(ctx: WebContext, name: string): string {
   const value = ctx.query[name];
   const first = Array.isArray(value) ? value[0] : value;
   return typeof first === 'string' ? first : '';
+}
+
+/** Every value of a field of the posted form (checkboxes of one name), or of the query on a GET, in the order sent; [] when missing. */
+export function fieldValues(ctx: WebContext, name: string): string[] {
+  const source = ctx.method === 'POST' ? (ctx.request as { body?: Record<string, unknown> }).body : ctx.query;
+  const value = source?.[name];
+  return (Array.isArray(value) ? value : [value]).filter((entry): entry is string => typeof entry === 'string');
 }

@@ -11,6 +11,7 @@ import type { QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
 import type { Meter } from '@comps/shared/metering/meter';
+import { meterTogether } from '@comps/shared/metering/meter-together';
 import type { FixedWindowLimiter, WindowDecision } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
 import { keyHashOf, type Authenticator, type Caller } from '../auth/authenticate.js';
@@ -128,10 +129,9 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
     };
 
     /**
-     * The metered calls of a request, answered together: each call's answer waits (its permits and
-     * reservation held) until every call has one, then the combined answer is written once; each
-     * call is charged once that answer was received whole. A call that failed makes the answer its
-     * error, and the others are given back uncharged with that error in their entries.
+     * The metered calls of a request, answered together (meterTogether): the combined answer is
+     * written once every call has one; each call is charged once that answer was received whole. A
+     * call that failed makes the answer its error, and none is charged.
      */
     const answerWithCalls = async <C extends MarketCall>(
       calls: C[],
@@ -140,58 +140,27 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
     ): Promise<Extract<RouteResult, { kind: 'sent' } | { kind: 'error' }>> => {
       metered = true;
       const principal = caller!.principal;
-      const values: Array<MarketValue<C>> = [];
-      const quotas: QuotaSnapshot[] = [];
-      const arrived = calls.map(() => false);
-      let waiting = calls.length;
-      let failure: AppError | null = null;
-      let allArrived!: (failure: AppError | null) => void;
-      const together = new Promise<AppError | null>((resolve) => (allArrived = resolve));
-      const arrive = (index: number, error?: AppError) => {
-        if (arrived[index]) return;
-        arrived[index] = true;
-        failure ??= error ?? null;
-        waiting -= 1;
-        if (waiting === 0) allArrived(failure);
-      };
-      let sending: Promise<boolean> | null = null;
+      let values: Array<MarketValue<C>> = [];
       let sent: string | null = null;
-      const send = async (): Promise<boolean> => {
-        const body = JSON.stringify(combine(values));
-        await beforeSend?.(body, values);
-        // The figures of the reservation made last: every unit of the request is taken by then.
-        const quota = quotas.reduce((lowest, next) => (next.remaining < lowest.remaining ? next : lowest));
-        const received = await answer({ kind: 'json', status: 200, body, headers: NO_STORE, quota });
-        if (received) sent = body;
-        return received;
-      };
-      const outcomes = await Promise.all(
-        calls.map(async (call, index) => {
-          const outcome = await deps.meter.run({
-            workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
-            requestId: index === 0 ? requestId : newRequestId(),
-            call,
-            signal,
-            patience: 'brief',
-            history: { method: ctx.method, path: route.path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
-            deliver: async ({ value, quota }) => {
-              values[index] = value;
-              quotas[index] = quota;
-              arrive(index);
-              const failed = await together;
-              if (failed) return failed;
-              sending ??= send();
-              return sending;
-            },
-          });
-          if (outcome.kind === 'failed' || outcome.kind === 'abandoned') arrive(index, outcome.error);
-          return outcome;
-        }),
-      );
-      const failed = outcomes.find((outcome) => outcome.kind === 'failed' || outcome.kind === 'abandoned');
-      if (failed && (failed.kind === 'failed' || failed.kind === 'abandoned') && sent === null) return { kind: 'error', error: failure ?? failed.error, quota: failed.quota };
-      const charged = outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged);
-      return { kind: 'sent', body: sent, charged, resultCount: calls.length === 1 && values[0] ? countOf(values[0]) : null };
+      const outcome = await meterTogether(deps.meter, {
+        workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
+        calls: calls.map((call, index) => ({ requestId: index === 0 ? requestId : newRequestId(), call })),
+        signal,
+        patience: 'brief',
+        history: { method: ctx.method, path: route.path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
+        deliver: async (answers) => {
+          values = answers.map((given) => given.value);
+          const body = JSON.stringify(combine(values));
+          await beforeSend?.(body, values);
+          // The figures of the reservation made last: every unit of the request is taken by then.
+          const quota = answers.map((given) => given.quota).reduce((lowest, next) => (next.remaining < lowest.remaining ? next : lowest));
+          const received = await answer({ kind: 'json', status: 200, body, headers: NO_STORE, quota });
+          if (received) sent = body;
+          return received;
+        },
+      });
+      if (outcome.kind === 'failed') return { kind: 'error', error: outcome.error, quota: outcome.quota };
+      return { kind: 'sent', body: sent, charged: outcome.charged, resultCount: calls.length === 1 && values[0] ? countOf(values[0]) : null };
     };
 
     let result: RouteResult;

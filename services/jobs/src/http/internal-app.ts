@@ -17,6 +17,8 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 import { JOB_WORKSPACE_HEADER } from '@comps/shared/internal/jobs/job-csv-download';
 import { jobCsvChunks } from '../csv/job-csv-stream.js';
+import type { ExploreDeps } from '../explore/explore-service.js';
+import { handoverOf } from '../explore/handover.js';
 import { jobForDownload, type JobServiceDeps } from '../jobs/job-service.js';
 import { jobsRouter } from '../trpc/router.js';
 import { salesCsvChunks } from '../tracked/sales-csv-stream.js';
@@ -25,7 +27,7 @@ import type { DeliveryServiceDeps } from '../webhooks/delivery-service.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
 /** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
-export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
+export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; explore: ExploreDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
@@ -59,6 +61,6 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: Tracked
   app.use(metricsRoute(deps.layoutWatch).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
-  app.use(mountTrpc(jobsRouter, () => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, logger: deps.logger })));
+  app.use(mountTrpc(jobsRouter, ({ res }) => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, explore: deps.explore, handover: handoverOf(res), logger: deps.logger })));
   return app;
 }

@@ -2,6 +2,8 @@ import { jobsContract } from '@comps/shared/internal/jobs/jobs-contract';
 import { assertImplements } from '@comps/shared/internal/procedure-contract';
 import { cancelJob } from './procedures/cancel-job.js';
 import { createJob } from './procedures/create-job.js';
+import { exploreSearchProcedure } from './procedures/explore/search.js';
+import { exploreSellThroughProcedure } from './procedures/explore/sell-through.js';
 import { getJob } from './procedures/get-job.js';
 import { listJobs } from './procedures/list-jobs.js';
 import { createTrackedSearchProcedure } from './procedures/tracked-searches/create-tracked-search.js';
@@ -22,6 +24,7 @@ import { router } from './trpc.js';
 export const jobsRouter = router({
   jobs: router({ create: createJob, get: getJob, list: listJobs, cancel: cancelJob }),
   webhooks: router({ deliveries: listDeliveriesProcedure, test: sendTestDeliveryProcedure, retry: retryDeliveryProcedure }),
+  explore: router({ search: exploreSearchProcedure, sellThrough: exploreSellThroughProcedure }),
   trackedSearches: router({ create: createTrackedSearchProcedure, list: listTrackedSearchesProcedure, get: getTrackedSearchProcedure, update: updateTrackedSearchProcedure, delete: deleteTrackedSearchProcedure, runNow: runTrackedSearchProcedure, runs: listRunsProcedure, sales: listSalesProcedure, stats: getArchiveStatsProcedure }),
 });
 

@@ -14,6 +14,9 @@ import {
   trackedSearchSchema,
   trackedSearchUpdateObject,
 } from '../../contract/tracked-search.js';
+import { listingCollectionSchema } from '../../contract/listing.js';
+import { searchParamsSchema, sellThroughParamsSchema } from '../../contract/listing-params.js';
+import { sellThroughSchema } from '../../contract/sell-through.js';
 import { deliveryIdSchema, deliveryListSchema, deliverySchema, WEBHOOK_LIMITS, webhookIdSchema } from '../../contract/webhook.js';
 import { conditionGroupSchema } from '../../contract/comps.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency.js';
@@ -86,5 +89,16 @@ export const jobsContract = {
     test: mutation(ownedWebhook, deliverySchema),
     /** Another attempt of a delivery, now (a failed one that fails again goes on with its schedule from its attempts so far). */
     retry: mutation(ownedWebhook.extend({ deliveryId: deliveryIdSchema }), deliverySchema),
+  },
+  /**
+   * The dashboard's Explore page: a search (`GET /v1/scrape`) or a sell-through (`GET
+   * /v1/sell-through`) for the workspace, metered exactly as the API's (its rate, concurrency and
+   * quota; charged once the answer was handed back, 1 or 2 requests) and recorded in its history as
+   * the dashboard's (no key). `query` is the API's query parameters, as strings, validated by the
+   * API's own schemas; errors are the API's codes.
+   */
+  explore: {
+    search: mutation(z.object({ workspaceId: workspaceIdSchema, query: searchParamsSchema }), listingCollectionSchema),
+    sellThrough: mutation(z.object({ workspaceId: workspaceIdSchema, query: sellThroughParamsSchema }), sellThroughSchema),
   },
 } as const;

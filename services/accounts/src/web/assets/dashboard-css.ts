@@ -157,7 +157,6 @@ button.small-button { padding: .3rem .75rem; font-size: .9rem; }
 .tracked-fields .field.wide { grid-column: 1 / -1; }
 .tracked-fields input[type=text], .tracked-fields select { min-width: 0; width: 100%; }
 .tracked-fields .field.wide input { max-width: 36rem; }
-.tracked-form select { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; }
 .tracked-form input[aria-invalid="true"], .tracked-form select[aria-invalid="true"] { border-color: var(--bad); }
 .tracked-form .field.checkbox { align-content: end; }
 .tracked-form .field.checkbox label, .count-anyway label { font-weight: 500; display: flex; gap: .45rem; align-items: center; }
@@ -192,5 +191,43 @@ button.small-button { padding: .3rem .75rem; font-size: .9rem; }
   .series-chart .chart text { font-size: 22px; }
   .chart text.series-none { font-size: 22px; }
   .chart .series-median { stroke-width: 4; }
+/* Explore and job pages (views/explore-page.ts, views/job-page.ts, views/listings-view.ts, charts/price-histogram.ts, charts/sales-scatter.ts) */
+.explore-form { display: grid; gap: .9rem 1.25rem; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); align-items: start; }
+.explore-form .keyword, .explore-form .choices.wide, .explore-form .actions, .explore-form .hint { grid-column: 1 / -1; }
+.explore-form input[type=text] { width: 100%; min-width: 0; }
+select { font: inherit; padding: .45rem .6rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; width: 100%; }
+fieldset.choices { border: 1px solid var(--line); border-radius: 6px; margin: 0; padding: .5rem .8rem .65rem; display: flex; flex-wrap: wrap; gap: .35rem 1.1rem; min-width: 0; }
+fieldset.choices legend { font-weight: 600; font-size: .92rem; padding: 0 .25rem; }
+fieldset.choices label { font-weight: 400; display: inline-flex; gap: .35rem; align-items: center; }
+.explore-form .hint { margin: 0; }
+.job-facts { margin-top: .9rem; }
+.job-actions { margin-top: 1rem; }
+.comps-charts { display: grid; gap: 1.5rem; }
+.comps-charts .chart-figure { min-width: 0; }
+/* Drawn for about 760 px: wider, the labels would grow past reading size. */
+.comps-charts .chart { max-width: 900px; }
+.chart .bar-counted { fill: var(--accent); }
+.chart .marker-median line { stroke: var(--bad); stroke-width: 2; }
+.chart .marker-fence line { stroke: var(--ink); stroke-width: 1.5; stroke-dasharray: 5 4; }
+.chart .marker-label { fill: var(--ink); font-weight: 600; }
+.chart .sale-point { fill: var(--accent); fill-opacity: .55; }
+.chart .median-line { fill: none; stroke: var(--bad); stroke-width: 2; }
+.chart .median-point { fill: var(--bad); }
+.swatch.counted, .swatch.sale { background: var(--accent); }
+.swatch.median { background: var(--bad); height: .2rem; vertical-align: .2rem; }
+.swatch.fence { background: none; border-top: 2px dashed var(--ink); height: 0; vertical-align: .25rem; }
+.legend { flex-wrap: wrap; }
+table.listings td { vertical-align: top; }
+table.listings .listing-title { min-width: 14rem; max-width: 28rem; }
+@media (max-width: 640px) {
+  /* A phone shows a chart at a readable size, scrolled sideways, rather than shrunk to fit. */
+  .comps-charts .chart-figure { overflow-x: auto; }
+  .comps-charts .chart { min-width: 640px; }
+  .comps-charts .chart text { font-size: 15px; }
+}
+@media (max-width: 480px) {
+  main { padding: 1rem .75rem 2rem; }
+  .panel { padding: .9rem; }
+  .explore-form .actions button { flex: 1 1 100%; }
 }
 `;

@@ -6,7 +6,7 @@ import { csrfTokenFor } from '../../sessions/csrf.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../webhooks/webhook-service.js';
 import { getEffectivePlan } from '../../workspaces/workspace-service.js';
 import { clearCookie, NEW_WEBHOOK_SECRET_COOKIE, NEW_WEBHOOK_SECRET_COOKIE_PATH, readCookie, setCookie } from '../cookies.js';
-import { formField, formFields, queryField } from '../forms.js';
+import { formField, fieldValues, queryField } from '../forms.js';
 import { frameOf, seeOther, sendPage, sessionOf } from '../respond.js';
 import { deliveryOutcome, type OutcomeNotice } from '../views/webhook-parts.js';
 import { deleteWebhookPage, webhookPage, type DeliveryLog, type WebhookView } from '../views/webhook-page.js';
@@ -134,7 +134,7 @@ export function webhookRoutes(deps: WebDeps): Router<WebState> {
 
   router.post('/dashboard/webhooks', async (ctx) => {
     const session = sessionOf(ctx);
-    const form = { url: formField(ctx, 'url'), events: formFields(ctx, 'events'), description: formField(ctx, 'description') };
+    const form = { url: formField(ctx, 'url'), events: fieldValues(ctx, 'events'), description: formField(ctx, 'description') };
     const reading = readEndpointForm(form);
     if (!reading.ok) return sendListPage(ctx, { form, problems: reading.problems }, 400);
     let created;
@@ -167,7 +167,7 @@ export function webhookRoutes(deps: WebDeps): Router<WebState> {
   router.post('/dashboard/webhooks/:webhookId/events', async (ctx) => {
     const { workspaceId } = sessionOf(ctx);
     const webhook = await ownEndpoint(ctx);
-    const posted = formFields(ctx, 'events');
+    const posted = fieldValues(ctx, 'events');
     const reading = readEventsField(posted);
     if (!reading.ok) return sendEndpointPage(ctx, webhook, { eventsProblem: reading.problems.join(' '), events: posted }, 400);
     await foundOrNotFound(updateWebhook(deps.webhooks, workspaceId, webhook.webhookId, { events: reading.value }));

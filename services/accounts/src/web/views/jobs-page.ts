@@ -9,7 +9,7 @@ export interface JobsView {
   unavailable?: string | null;
 }
 
-const STATUS_BADGE: Record<JobSummary['status'], string> = {
+export const STATUS_BADGE: Record<JobSummary['status'], string> = {
   queued: 'neutral',
   running: 'busy',
   completed: 'ok',
@@ -17,7 +17,7 @@ const STATUS_BADGE: Record<JobSummary['status'], string> = {
   cancelled: 'neutral',
 };
 
-const STOP_REASONS: Record<NonNullable<JobSummary['stopReason']>, string> = {
+export const STOP_REASONS: Record<NonNullable<JobSummary['stopReason']>, string> = {
   max_pages: 'all pages fetched',
   empty_page: 'no more results',
   repeated_page: 'no more results',
@@ -31,7 +31,7 @@ function jobRow(job: JobSummary) {
   const ended = job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
   const hasResults = job.progress.itemsCollected > 0;
   return html`<tr data-job-id="${job.jobId}">
-    <td><strong>${job.request.keyword}</strong><br><span class="muted">${job.request.marketSite} · <code>${job.jobId}</code></span></td>
+    <td><a href="/dashboard/jobs/${job.jobId}"><strong>${job.request.keyword}</strong></a><br><span class="muted">${job.request.marketSite} · <code>${job.jobId}</code></span></td>
     <td><span class="badge ${STATUS_BADGE[job.status]}">${job.status}</span>${job.stopReason ? html`<br><span class="muted">${STOP_REASONS[job.stopReason]}</span>` : ''}
       ${job.error ? html`<br><span class="muted">${job.error.error}</span>` : ''}</td>
     <td>

@@ -22,6 +22,8 @@ export interface PageFrame {
   current?: Section;
   scripts?: AssetName[];
   styles?: AssetName[];
+  /** Reloads the page every this many seconds (a page of something still running; no script needed). */
+  refreshSeconds?: number | undefined;
 }
 
 function header(frame: PageFrame): SafeHtml {
@@ -53,6 +55,7 @@ export function layout(frame: PageFrame, content: SafeHtml): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${frame.refreshSeconds ? html`<meta http-equiv="refresh" content="${frame.refreshSeconds}">` : ''}
 <title>${frame.title} · Comps API</title>
 <link rel="icon" href="${frame.assets.urlOf('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${frame.assets.urlOf('dashboard.css')}">

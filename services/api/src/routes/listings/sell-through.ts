@@ -1,6 +1,5 @@
-import { listingQueryOf, SEARCH_DEFAULTS } from '@comps/shared/contract/listing';
 import { sellThroughParamsObject, sellThroughParamsSchema, type SellThroughParams } from '@comps/shared/contract/listing-params';
-import { SELL_THROUGH_DEFINITION, sellThroughOf, sellThroughSchema, type SellThrough } from '@comps/shared/contract/sell-through';
+import { sellThroughAnswer, sellThroughSchema, sellThroughSearches } from '@comps/shared/contract/sell-through';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
@@ -31,29 +30,10 @@ export function sellThroughRoute(deps: { rateLimiter: FixedWindowLimiter }) {
       const { requests, windowSeconds } = request.principal.plan.rateLimit;
       const rate = await callRedis(() => deps.rateLimiter.consume(request.principal.workspaceId, requests, windowSeconds));
       if (!rate.allowed) throw new AppError('rate_limited', `Rate limit of ${requests} requests per ${windowSeconds} s exceeded (a sell-through counts twice); retry after ${rate.resetSeconds} s`, { retryAfter: rate.resetSeconds });
-      const { query } = request;
-      const searchOf = (sold: boolean) => ({ kind: 'search' as const, query: listingQueryOf({ ...SEARCH_DEFAULTS, ...query, sold, page: 1 }) });
-      return request.answerWithCalls([searchOf(true), searchOf(false)], ([sold, active]): SellThrough => {
-        const soldTotal = sold!.pagination.totalResults;
-        const activeTotal = active!.pagination.totalResults;
-        return {
-          sold: { totalResults: soldTotal },
-          active: { totalResults: activeTotal },
-          sellThrough: sellThroughOf(soldTotal, activeTotal),
-          definition: SELL_THROUGH_DEFINITION,
-          query: {
-            keyword: query.keyword,
-            marketSite: query.marketSite,
-            categoryId: query.categoryId,
-            itemCondition: query.itemCondition,
-            minPrice: query.minPrice ?? null,
-            maxPrice: query.maxPrice ?? null,
-            buyingFormat: query.buyingFormat,
-            exactMatch: query.exactMatch,
-          },
-          requestId: request.requestId,
-        };
-      });
+      const [sold, active] = sellThroughSearches(request.query);
+      return request.answerWithCalls([{ kind: 'search' as const, query: sold }, { kind: 'search' as const, query: active }], ([soldAnswer, activeAnswer]) =>
+        sellThroughAnswer(request.query, soldAnswer!, activeAnswer!, request.requestId),
+      );
     },
   });
 }

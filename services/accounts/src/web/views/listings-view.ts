@@ -1,0 +1,63 @@
+import type { CompsKind, Stats } from '@comps/shared/contract/comps';
+import type { ListingItem } from '@comps/shared/contract/listing';
+import { html, type SafeHtml } from '../html.js';
+import { formatMoney } from './charts/chart-kit.js';
+import { priceHistogram } from './charts/price-histogram.js';
+import { salesScatter } from './charts/sales-scatter.js';
+import { CONDITION_LABELS, EXCLUSION_LABELS } from './comps-summary.js';
+import { formatNumber } from './format.js';
+
+/**
+ * What the Explore and job pages show of a collection's listings beyond its summary: the two charts
+ * and the table of listings with what each one is and whether it was counted.
+ */
+
+const KIND_LABELS: Record<CompsKind, string> = { single: 'Single item', lot: 'Lot', accessory: 'Accessory' };
+
+/** A listing's address, when it is a web address (a link is never made of anything else). */
+function webAddress(url: string): string | null {
+  return /^https?:\/\//i.test(url) ? url : null;
+}
+
+/**
+ * The histogram of counted unit prices (median and fences marked) and, for sold listings, their
+ * prices by sold date with the daily median. `note` says when the items are only some of those the
+ * stats are over.
+ */
+export function compsCharts(stats: Stats, items: readonly ListingItem[], options: { idPrefix: string; note?: string }): SafeHtml {
+  const counted = items.filter((item) => item.comps.counted && item.comps.unitPrice !== null);
+  const prices = counted.map((item) => item.comps.unitPrice!.value);
+  const sales = counted.flatMap((item) => (item.soldDate ? [{ date: item.soldDate, price: item.comps.unitPrice!.value }] : []));
+  return html`<div class="comps-charts">
+    ${priceHistogram({ id: `${options.idPrefix}-prices`, prices, currency: stats.currency, median: stats.unitPrice?.median ?? null, fences: stats.fences, note: options.note })}
+    ${stats.basis === 'sold'
+      ? salesScatter({ id: `${options.idPrefix}-sales`, sales, daily: stats.daily, currency: stats.currency, note: options.note })
+      : html`<p class="muted">Active listings have no sale dates: there is no chart of prices by day.</p>`}
+  </div>`;
+}
+
+function itemRow(item: ListingItem): SafeHtml {
+  const { comps } = item;
+  const address = webAddress(item.url);
+  const price = item.price ? formatMoney(item.price.value, item.price.currency) : (item.priceText ?? '–');
+  return html`<tr data-item-id="${item.itemId}">
+    <td class="listing-title">${address ? html`<a href="${address}" rel="noopener noreferrer" target="_blank">${item.title}</a>` : item.title}<br><span class="small muted">${item.itemId}${item.condition ? ` · ${item.condition}` : ''}</span></td>
+    <td class="nowrap">${item.soldDate ?? item.soldDateText ?? '–'}</td>
+    <td class="num">${price}${item.bestOfferAccepted ? html`<br><span class="small muted">best offer accepted</span>` : ''}</td>
+    <td>${KIND_LABELS[comps.kind]}</td>
+    <td>${comps.condition ? CONDITION_LABELS[comps.condition] : '–'}</td>
+    <td class="num">${comps.units === null ? '–' : formatNumber(comps.units)}</td>
+    <td class="num">${comps.unitPrice ? formatMoney(comps.unitPrice.value, comps.unitPrice.currency) : '–'}</td>
+    <td>${comps.counted ? html`<span class="badge ok">Counted</span>` : html`<span class="badge neutral">Not counted</span><br><span class="small muted">${comps.excludedBecause ? EXCLUSION_LABELS[comps.excludedBecause] : ''}</span>`}</td>
+  </tr>`;
+}
+
+/** The listings, each linked to the marketplace, with its classification and whether it was counted (and why not). */
+export function listingsTable(items: readonly ListingItem[], caption: string | SafeHtml): SafeHtml {
+  if (items.length === 0) return html`<p class="muted">No listings.</p>`;
+  return html`<div class="table-wrap"><table class="listings">
+    <caption>${caption}</caption>
+    <thead><tr><th scope="col">Listing</th><th scope="col">Sold</th><th scope="col" class="num">Price</th><th scope="col">Kind</th><th scope="col">Condition</th><th scope="col" class="num">Units</th><th scope="col" class="num">Unit price</th><th scope="col">Counted</th></tr></thead>
+    <tbody>${items.map(itemRow)}</tbody>
+  </table></div>`;
+}
