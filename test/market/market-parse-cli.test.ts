@@ -27,17 +27,20 @@ t.test('a sold results page prints the listing collection', async (t) => {
 });
 
 t.test('--count, --exact-match and --sold shape the collection', async (t) => {
-  const few = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('sold_us_scard_vw_beetle.html'), '--count', '5'])).stdout));
+  const collection = async (args: string[]) => listingCollectionSchema.parse(JSON.parse((await marketParse(args)).stdout));
+  const [few, loose, exact, ended, all, german] = await Promise.all([
+    collection([fixture('sold_us_scard_vw_beetle.html'), '--count', '5']),
+    collection([fixture('sold_us_scard_jetta_fewer_words.html'), '--exact-match', 'false']),
+    collection([fixture('sold_us_scard_jetta_fewer_words.html')]),
+    collection([fixture('completed_us_scard_champion_sold_ended.html'), '--sold', 'true']),
+    collection([fixture('completed_us_scard_champion_sold_ended.html'), '--sold', 'false']),
+    collection([fixture('active_de_scard_lego.html'), '--site', 'market.de']),
+  ]);
   t.equal(few.items.length, 5);
-  const loose = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('sold_us_scard_jetta_fewer_words.html'), '--exact-match', 'false'])).stdout));
   t.strictSame([loose.items.length, loose.items.filter((item) => item.looseMatch).length, loose.dataQuality.looseMatchesExcluded], [60, 59, 0]);
-  const exact = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('sold_us_scard_jetta_fewer_words.html')])).stdout));
   t.strictSame([exact.items.length, exact.dataQuality.looseMatchesExcluded], [1, 59]);
-  const ended = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('completed_us_scard_champion_sold_ended.html'), '--sold', 'true'])).stdout));
   t.strictSame([ended.items.length, ended.dataQuality.rowsDropped], [56, 4], 'the four ended rows have no sold marker');
-  const all = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('completed_us_scard_champion_sold_ended.html'), '--sold', 'false'])).stdout));
   t.equal(all.items.length, 60);
-  const german = listingCollectionSchema.parse(JSON.parse((await marketParse([fixture('active_de_scard_lego.html'), '--site', 'market.de'])).stdout));
   t.strictSame([german.items[0]?.price?.currency, german.query.marketSite, german.query.sold], ['EUR', 'market.de', false]);
 });
 
@@ -72,8 +75,10 @@ t.test('bad arguments or an unreadable file exit non-zero with a message', async
     [fixture('sold_us_scard_vw_beetle.html'), '--count', '1.5'],
     [fixture('sold_us_scard_vw_beetle.html'), '--colour', 'red'],
   ];
-  for (const args of cases) {
-    const result = await marketParse(args);
+  // Side by side (each is a process of its own, mostly starting up), checked in order.
+  const results = await Promise.all(cases.map((args) => marketParse(args)));
+  for (const [index, args] of cases.entries()) {
+    const result = results[index]!;
     t.equal(result.code, 2, `${args.slice(1).join(' ') || '(no file)'} exits 2`);
     t.match(result.stderr, /usage: npm run --silent market:parse/);
     t.equal(result.stdout, '');

@@ -88,8 +88,15 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/**
+ * The stack the last two tests start their own services beside (they leave its processes alone): one for both,
+ * made when the first asks, stopped at the end of the file.
+ */
+let besideStack: Promise<TestStack> | undefined;
+const stackBeside = () => (besideStack ??= startTestStack(t));
+
 t.test('a service whose output pipe is gone still exits on SIGTERM (pino wrote to it forever)', async (t) => {
-  const stack = await startTestStack(t);
+  const stack = await stackBeside();
   for (const name of ['accounts', 'jobs'] as const) {
     const internal = String(await freePort());
     const ports: Record<string, string> =
@@ -108,7 +115,7 @@ t.test('a service whose output pipe is gone still exits on SIGTERM (pino wrote t
 });
 
 t.test('a service follows its launcher when the launcher is killed', async (t) => {
-  const stack = await startTestStack(t);
+  const stack = await stackBeside();
   const internal = String(await freePort());
   const parent = await startService(stack, 'accounts', { ACCOUNTS_PORT: String(await freePort()), ACCOUNTS_INTERNAL_PORT: internal }, 'ipc-parent');
   const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()))));

@@ -118,6 +118,7 @@ details summary { cursor: pointer; color: var(--accent); margin-top: .75rem; }
 .comps-summary .headline { margin-bottom: 1rem; }
 .comps-summary .headline .label { margin: 0; color: var(--muted); font-size: .9rem; }
 .comps-summary .headline .big-number { margin: .1rem 0 .3rem; }
+.comps-summary > .table-wrap { margin-bottom: 1rem; }
 .comps-summary table caption { text-align: left; font-weight: 600; padding-bottom: .35rem; }
 /* Webhooks pages (webhooks-page.ts, webhook-page.ts) */
 input[type=url] { font: inherit; padding: .5rem .65rem; border: 1px solid #b9c0cc; border-radius: 6px; background: #fff; min-width: 0; width: 100%; }
