@@ -425,7 +425,7 @@ async function main(): Promise<void> {
     const indexPerSearchMb = await indexMbPerSearch(db);
     const evictors = evictionGroups(others, poolMb, indexPerSearchMb);
     // A cache that keeps nothing (its entries expire as they are made): every call is measured computing.
-    const deps: TrackedSearchDeps = { db, now: () => new Date(`${LAST_DAY}T23:00:00Z`), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(0, 1) };
+    const deps: TrackedSearchDeps = { db, now: () => new Date(`${LAST_DAY}T23:00:00Z`), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(0, 1), refusalFor: () => null };
     const daysBack = (days: number) => isoDate(Date.parse(`${LAST_DAY}T00:00:00Z`) - days * DAY_MS);
     const year = { from: daysBack(364), to: LAST_DAY };
     const { keyword } = await db.selectFrom('trackedSearches').select('keyword').where('id', '=', measured).executeTakeFirstOrThrow();

@@ -117,7 +117,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       jobs: { db: jobsDb, accounts, lock: new ActiveJobLock(redis, redisKeyPrefix), wake: () => undefined, stopWaiting: () => undefined, now: () => new Date(), compsCache: new ExpiringMap(60_000, 50) },
       // No worker runs here: a tracked search's runs stay running (the stack tier runs them).
       deliveries: { db: jobsDb, now: () => new Date(), wake: () => undefined },
-      tracked: { db: jobsDb, now: () => new Date(), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100) },
+      tracked: { db: jobsDb, now: () => new Date(), random: Math.random, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100), refusalFor: (call) => jobsMetering.meter.refusalFor(call) },
       explore: { meter: jobsMetering.meter, planOf: workspacePlans(accounts), rateLimiter: new FixedWindowLimiter(redis, `${redisKeyPrefix}rate:`), charges: exploreCharges },
       redis,
       logger,

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     // A minute, for a few dozen jobs: results polled while a job runs, then read again once it ended.
     compsCache: new ExpiringMap(60_000, 50),
   };
-  const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake, statsCache: new ExpiringMap(60_000, 100) };
+  const tracked: TrackedSearchDeps = { db, now, random: Math.random, wake: jobs.wake, statsCache: new ExpiringMap(60_000, 100), refusalFor: (call) => metering.meter.refusalFor(call) };
   const webhookAgents = new PinnedAgents({ connectTimeoutMs: WEBHOOK_LIMITS.timeoutMs });
   runner.handle(new DeliveryHandler({ db, accounts, policy: config.webhookPolicy, resolve: systemResolver, agents: webhookAgents, retryDelaysMs: config.webhookRetryDelaysMs, logger, now, random: Math.random }, config.webhookAttemptsInFlight));
   const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };

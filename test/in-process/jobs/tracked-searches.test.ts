@@ -27,7 +27,7 @@ const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 10,
 t.teardown(() => db.destroy());
 const logger = createLogger('tracked-searches-test', 'silent');
 const quota = { limit: 1000, used: 0, remaining: 1000 };
-const tracked: TrackedSearchDeps = { db, now: () => new Date(), random: () => 0.5, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100) };
+const tracked: TrackedSearchDeps = { db, now: () => new Date(), random: () => 0.5, wake: () => undefined, statsCache: new ExpiringMap(60_000, 100), refusalFor: () => null };
 const call = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger }).trackedSearches;
 const caller = { apiKeyId: 'key_test', apiKeyPrefix: 'sk_test' };
 let workspaces = 0;
@@ -170,6 +170,18 @@ t.test('the plan limit holds under concurrent creations; another workspace gets 
   t.strictSame(codes, Array(7).fill('tracked_search_not_found'));
   t.equal((await call.list({ workspaceId: other.workspaceId })).trackedSearches.length, 0);
   t.equal(await codeOf(call.get({ workspaceId, trackedSearchId: 'ts_00000000000000000000000000' })), 'tracked_search_not_found', 'an unknown id');
+});
+
+t.test('a closed data gate or a site not enabled refuses creation (the dashboard creates through here): nothing stored', async (t) => {
+  const refusing: TrackedSearchDeps = {
+    ...tracked,
+    refusalFor: (marketCall) => (marketCall.kind === 'search' && marketCall.query.marketSite === 'market.de' ? new AppError('site_not_enabled', 'market.de is not enabled here') : null),
+  };
+  const guarded = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked: refusing, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger }).trackedSearches;
+  const workspaceId = newWorkspace();
+  t.equal(await codeOf(guarded.create({ workspaceId, ...caller, limit: 3, body: { keyword: 'lamp', marketSite: 'market.de' } })), 'site_not_enabled');
+  t.equal((await call.list({ workspaceId })).trackedSearches.length, 0, 'nothing was created');
+  t.equal(await codeOf(guarded.create({ workspaceId, ...caller, limit: 3, body: { keyword: 'lamp' } })), 'none', 'an enabled site is taken');
 });
 
 t.test('changes: name, schedule from now, pause (no next run), pages per run; delete takes the tracked search, its runs and its archive', async (t) => {

@@ -1,3 +1,4 @@
+import type { Meter } from '@comps/shared/metering/meter';
 import { sql } from 'kysely';
 import type { ConditionGroup } from '@comps/shared/contract/comps';
 import { SITE_CURRENCY } from '@comps/shared/contract/market-sites';
@@ -11,6 +12,7 @@ import {
   type TrackedSearch,
   type TrackedSearchCreate,
   type TrackedSearchUpdate,
+  trackedSearchPageQuery,
 } from '@comps/shared/contract/tracked-search';
 import { computeStats, type StatsItem } from '@comps/shared/comps/statistics';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
@@ -47,6 +49,8 @@ export interface TrackedSearchDeps {
   wake: () => void;
   /** Statistics computed a short while ago, by tracked search, period and archive size (a dashboard reads them again and again). */
   statsCache: ExpiringMap<ArchiveStats>;
+  /** Why a search would be refused before it reaches the marketplace (the data gate closed, the site not enabled), or null. */
+  refusalFor: Meter['refusalFor'];
 }
 
 const DAY_MS = 86_400_000;
@@ -111,6 +115,11 @@ export interface CreateTrackedSearchInput {
  * both take the last place, whichever jobs processes they reach.
  */
 export async function createTrackedSearch(deps: TrackedSearchDeps, input: CreateTrackedSearchInput): Promise<TrackedSearch> {
+  // A closed data gate or a site not enabled would fail every run: one clear answer instead of a tracked search that
+  // never archives. The api asks the same before it calls here (its answer then names no jobs service); the
+  // dashboard's creations are refused here.
+  const refusal = deps.refusalFor({ kind: 'search', query: trackedSearchPageQuery(input.body, 1) });
+  if (refusal) throw refusal;
   const now = deps.now();
   const id = newTrackedSearchId();
   const lockName = `tracked-searches:${input.workspaceId}`;
