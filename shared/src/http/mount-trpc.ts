@@ -16,7 +16,7 @@ export function mountTrpc<TRouter extends AnyRouter>(
     ctx.respond = false;
     // Koa starts every response at 404, and tRPC sets its own status only over a 200: without this,
     // every answer (a success too) would leave as a 404, and the access log would say so.
-    ctx.status = 200;
+    ctx.res.statusCode = 200;
     await new Promise<void>((resolve) => {
       ctx.res.once('close', resolve);
       handler(ctx.req, ctx.res);

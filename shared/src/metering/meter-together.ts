@@ -22,8 +22,8 @@ export interface CallsTogether<C extends MarketCall> {
 export type TogetherOutcome =
   /** A call was refused, failed or was abandoned before the answer was handed over: its error; nothing charged. */
   | { kind: 'failed'; error: AppError; quota: QuotaSnapshot | null }
-  /** The answer was handed over: whether it was received whole, and whether every call was charged for it. */
-  | { kind: 'handed'; received: boolean; charged: boolean };
+  /** The answer was handed over (each call charged only if it was received whole): whether every call was charged for it. */
+  | { kind: 'handed'; charged: boolean };
 
 /**
  * Runs the calls at once, each through the meter: each call's answer waits (its permits and
@@ -75,5 +75,6 @@ export async function meterTogether<C extends MarketCall>(meter: Pick<Meter, 'ru
     if (!ended || (ended.kind !== 'failed' && ended.kind !== 'abandoned')) throw new Error('metered calls ended with neither an answer nor an error');
     return { kind: 'failed', error: failure ?? ended.error, quota: ended.quota };
   }
-  return { kind: 'handed', received: await handing, charged: outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged) };
+  await handing;
+  return { kind: 'handed', charged: outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged) };
 }

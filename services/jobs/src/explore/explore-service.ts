@@ -22,7 +22,7 @@ export interface ExploreDeps {
 }
 
 /** Where the dashboard's calls appear in the request history: the page that made them, with no key. */
-export const EXPLORE_HISTORY = {
+const EXPLORE_HISTORY = {
   search: { method: 'POST', path: '/dashboard/explore', jobId: null, apiKeyId: null, apiKeyPrefix: null },
   sellThrough: { method: 'POST', path: '/dashboard/explore/sell-through', jobId: null, apiKeyId: null, apiKeyPrefix: null },
 } satisfies Record<string, HistoryContext>;

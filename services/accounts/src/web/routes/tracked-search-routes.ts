@@ -3,7 +3,7 @@ import { AppError } from '@comps/shared/errors/app-error';
 import { archiveStatsQuerySchema, salesQueryObject, TRACKED_SEARCH_ID_PATTERN } from '@comps/shared/contract/tracked-search';
 import { csrfTokenFor } from '../../sessions/csrf.js';
 import { getEffectivePlan } from '../../workspaces/workspace-service.js';
-import { formField, queryField } from '../forms.js';
+import { fieldValues, formField, queryField } from '../forms.js';
 import { PageError } from '../page-error.js';
 import { requestSignal } from '../request-signal.js';
 import { frameOf, seeOther, sendPage, sessionOf } from '../respond.js';
@@ -21,12 +21,6 @@ const DONE: readonly TrackedSearchDone[] = ['run', 'paused', 'resumed'];
 const DASHBOARD_CALLER = { apiKeyId: null, apiKeyPrefix: null };
 const PERIOD_LABELS: Record<string, string> = { from: 'The start date', to: 'The end date', interval: 'The step' };
 
-/** Every field of the form, as posted (a repeated field: each value). */
-function formValues(ctx: WebContext, name: string): string[] {
-  const value = (ctx.request as { body?: Record<string, unknown> }).body?.[name];
-  return (Array.isArray(value) ? value : [value]).filter((entry): entry is string => typeof entry === 'string');
-}
-
 function postedForm(ctx: WebContext): TrackedSearchFormValues {
   const text = (name: Exclude<TrackedSearchField, 'exactMatch' | 'statsInclude'>) => formField(ctx, name);
   return {
@@ -41,7 +35,7 @@ function postedForm(ctx: WebContext): TrackedSearchFormValues {
     exactMatch: formField(ctx, 'exactMatch') === 'true',
     schedule: text('schedule'),
     maxPagesPerRun: text('maxPagesPerRun'),
-    statsInclude: formValues(ctx, 'statsInclude'),
+    statsInclude: fieldValues(ctx, 'statsInclude'),
   };
 }
 

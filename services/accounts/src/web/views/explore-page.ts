@@ -1,7 +1,9 @@
+import { CONDITION_CHOICES } from './tracked-search-form.js';
 import { INCLUDABLE_REASONS, type IncludableReason } from '@comps/shared/contract/comps';
 import type { ErrorCode } from '@comps/shared/contract/error-codes';
 import { ITEM_CONDITIONS, type ListingCollection } from '@comps/shared/contract/listing';
-import { MARKET_SITES } from '@comps/shared/contract/market-sites';
+import { DEFAULT_MARKET_SITE, MARKET_SITES } from '@comps/shared/contract/market-sites';
+import { SEARCH_TEXT_MAX } from '@comps/shared/contract/search-fields';
 import type { SellThrough } from '@comps/shared/contract/sell-through';
 import { html, type SafeHtml } from '../html.js';
 import { compsSummary, EXCLUSION_LABELS } from './comps-summary.js';
@@ -37,9 +39,8 @@ export interface ExploreView {
   sellThrough?: SellThrough | null;
 }
 
-export const EMPTY_EXPLORE_FORM: ExploreForm = { keyword: '', marketSite: MARKET_SITES[0], itemCondition: 'any', sold: true, statsInclude: [] };
+export const EMPTY_EXPLORE_FORM: ExploreForm = { keyword: '', marketSite: DEFAULT_MARKET_SITE, itemCondition: 'any', sold: true, statsInclude: [] };
 
-const CONDITION_CHOICES: Record<(typeof ITEM_CONDITIONS)[number], string> = { any: 'Any condition', new: 'New', used: 'Used' };
 
 /** What each refusal or failure means to the person at the form; nothing is ever charged for one. */
 function failureInWords(failure: ExploreFailure): string {
@@ -88,7 +89,7 @@ function exploreForm(view: ExploreView): SafeHtml {
     <input type="hidden" name="_csrf" value="${view.csrfToken}">
     <div class="field keyword">
       <label for="explore-keyword">Keyword</label>
-      <input type="text" id="explore-keyword" name="keyword" value="${form.keyword}" required maxlength="350" autocomplete="off">
+      <input type="text" id="explore-keyword" name="keyword" value="${form.keyword}" required maxlength="${SEARCH_TEXT_MAX}" autocomplete="off">
     </div>
     <div class="field">
       <label for="explore-site">Site</label>

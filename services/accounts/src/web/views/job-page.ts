@@ -28,7 +28,7 @@ function progressPanel(job: JobRecord): SafeHtml {
     <p><span class="badge ${STATUS_BADGE[job.status]}" data-testid="job-status">${job.status}</span>${job.stopReason ? html` <span class="muted">${STOP_REASONS[job.stopReason]}</span>` : ''}</p>
     ${job.error ? html`<p class="muted">${job.error.error} (<code>${job.error.code}</code>)</p>` : ''}
     <label class="visually-hidden" for="job-progress">Pages fetched</label>
-    <progress class="usage" id="job-progress" max="${request.maxPages}" value="${running ? progress.pagesFetched : request.maxPages}"></progress>
+    <progress class="usage" id="job-progress" max="${request.maxPages}" value="${job.status === 'completed' ? request.maxPages : progress.pagesFetched}"></progress>
     <dl class="facts job-facts">
       <dt>Pages fetched</dt><dd>${formatNumber(progress.pagesFetched)} of ${formatNumber(request.maxPages)}</dd>
       <dt>Pages charged</dt><dd>${formatNumber(progress.pagesCharged)}</dd>
@@ -62,7 +62,7 @@ function pager(job: JobRecord, table: JobPageView['table']): SafeHtml {
 function resultsPanels(view: JobPageView): SafeHtml {
   const { job, table } = view;
   const total = job.itemsPage.total;
-  if (job.progress.itemsCollected === 0) return html`<p class="muted">No items collected yet.</p>`;
+  if (job.progress.itemsCollected === 0) return html`<p class="muted">${isRunning(job) ? 'No items collected yet.' : 'The job ended without collecting an item.'}</p>`;
   const drawn = job.items.length;
   const note = drawn < total ? `Drawn from the first ${formatNumber(drawn)} of ${formatNumber(total)} items; the median and the fences are over all of them.` : undefined;
   const items =

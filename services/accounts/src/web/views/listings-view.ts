@@ -14,9 +14,9 @@ import { formatNumber } from './format.js';
 
 const KIND_LABELS: Record<CompsKind, string> = { single: 'Single item', lot: 'Lot', accessory: 'Accessory' };
 
-/** A listing's address, when it is a web address (a link is never made of anything else). */
-function webAddress(url: string): string | null {
-  return /^https?:\/\//i.test(url) ? url : null;
+/** A listing's title as a link to it on the marketplace, opened apart; only a web address becomes a link. */
+export function listingLink(url: string, title: string): SafeHtml {
+  return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer" target="_blank">${title}</a>` : html`${title}`;
 }
 
 /**
@@ -38,10 +38,9 @@ export function compsCharts(stats: Stats, items: readonly ListingItem[], options
 
 function itemRow(item: ListingItem): SafeHtml {
   const { comps } = item;
-  const address = webAddress(item.url);
   const price = item.price ? formatMoney(item.price.value, item.price.currency) : (item.priceText ?? '–');
   return html`<tr data-item-id="${item.itemId}">
-    <td class="listing-title">${address ? html`<a href="${address}" rel="noopener noreferrer" target="_blank">${item.title}</a>` : item.title}<br><span class="small muted">${item.itemId}${item.condition ? ` · ${item.condition}` : ''}</span></td>
+    <td class="listing-title">${listingLink(item.url, item.title)}<br><span class="small muted">${item.itemId}${item.condition ? ` · ${item.condition}` : ''}</span></td>
     <td class="nowrap">${item.soldDate ?? item.soldDateText ?? '–'}</td>
     <td class="num">${price}${item.bestOfferAccepted ? html`<br><span class="small muted">best offer accepted</span>` : ''}</td>
     <td>${KIND_LABELS[comps.kind]}</td>

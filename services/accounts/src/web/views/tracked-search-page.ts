@@ -1,3 +1,4 @@
+import { listingLink } from './listings-view.js';
 import { SITE_CURRENCY } from '@comps/shared/contract/market-sites';
 import { SERIES_INTERVALS, type ArchiveStats, type Run, type Sale, type SaleList, type SeriesInterval, type TrackedSearch } from '@comps/shared/contract/tracked-search';
 import { html, type SafeHtml } from '../html.js';
@@ -61,16 +62,11 @@ function periodInWords(period: Period): string {
   return 'the whole archive';
 }
 
-/** Only the marketplace's own web addresses become links. */
-function listingLink(sale: Sale): SafeHtml {
-  return /^https?:\/\//i.test(sale.url) ? html`<a href="${sale.url}" rel="noopener noreferrer">${sale.title}</a>` : html`${sale.title}`;
-}
-
 function saleRow(sale: Sale): SafeHtml {
   const price = sale.price ? formatMoney(sale.price.value, sale.price.currency) : (sale.priceText ?? '–');
   return html`<tr data-item-id="${sale.itemId}">
     <td class="nowrap">${sale.soldDate ?? sale.soldDateText ?? '–'}</td>
-    <td>${listingLink(sale)}</td>
+    <td>${listingLink(sale.url, sale.title)}</td>
     <td class="num nowrap">${price}${sale.bestOfferAccepted ? html`<br><span class="muted small">best offer accepted</span>` : ''}</td>
     <td>${sale.condition ?? '–'}</td>
     <td>${sale.comps.counted ? 'Yes' : html`No<br><span class="muted small">${sale.comps.excludedBecause ? EXCLUSION_LABELS[sale.comps.excludedBecause] : ''}</span>`}</td>

@@ -34,8 +34,12 @@ export function niceTicks(min: number, max: number, count = 4): { lo: number; hi
     max += spread;
   }
   const rough = (max - min) / count;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((factor) => factor * power).find((candidate) => (Math.ceil(max / candidate) - Math.floor(min / candidate)) <= count)!;
+  // The smallest round step that spans the range in `count` steps: widening to whole steps can take one more than
+  // `rough` suggests, so the search goes on to the next powers of ten until one fits.
+  let step = 0;
+  for (let power = 10 ** Math.floor(Math.log10(rough)); step === 0; power *= 10) {
+    step = [1, 2, 2.5, 5].map((factor) => factor * power).find((candidate) => Math.ceil(max / candidate) - Math.floor(min / candidate) <= count) ?? 0;
+  }
   const lo = Math.floor(min / step) * step;
   const hi = Math.ceil(max / step) * step;
   const ticks: number[] = [];
@@ -61,7 +65,8 @@ export function formatMoney(value: number, currency: string | null): string {
 export function formatMoneyTick(value: number, currency: string | null): string {
   if (!currency) return String(value);
   const whole = Number.isInteger(value) && Math.abs(value) >= 10;
-  return whole ? formatMoney(value, currency).replace(/[.,]0+(?=\D*$)/, '') : formatMoney(value, currency);
+  // en-US formats: '.' is the decimal point, ',' groups thousands (¥20,000 keeps its zeros).
+  return whole ? formatMoney(value, currency).replace(/\.0+(?=\D*$)/, '') : formatMoney(value, currency);
 }
 
 const DAY_MS = 86_400_000;

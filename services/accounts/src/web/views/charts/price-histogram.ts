@@ -68,12 +68,25 @@ export function histogramBins(prices: readonly number[], alsoCover: readonly num
   return { bins, step };
 }
 
+/**
+ * Whether a marked value is drawn: within the prices' range widened by that range on each side. Fences come from the
+ * logarithms' quartiles and can lie far beyond every price; drawn there, they would squeeze the bars into a corner
+ * (the summary still gives them).
+ */
+export function isNearPrices(value: number, prices: readonly number[]): boolean {
+  if (prices.length === 0) return false;
+  const low = Math.min(...prices);
+  const high = Math.max(...prices);
+  const span = high > low ? high - low : Math.max(Math.abs(high) * 0.1, 1);
+  return value >= low - span && value <= high + span;
+}
+
 /** Where everything of the histogram goes: pure, so that its geometry is tested apart from the markup. */
 export function histogramLayout(input: Pick<PriceHistogramInput, 'prices' | 'median' | 'fences'>): HistogramLayout {
   const marked: Array<Pick<HistogramMarker, 'kind' | 'value'>> = [
     ...(input.median !== null ? [{ kind: 'median' as const, value: input.median }] : []),
     ...(input.fences ? [{ kind: 'low-fence' as const, value: input.fences.low }, { kind: 'high-fence' as const, value: input.fences.high }] : []),
-  ];
+  ].filter((marker) => isNearPrices(marker.value, input.prices));
   const { bins, step } = histogramBins(input.prices, marked.map((marker) => marker.value));
   const plot = PLOT;
   const left = plot.pad.left;
@@ -130,7 +143,9 @@ export function priceHistogram(input: PriceHistogramInput): SafeHtml {
   const last = bins[bins.length - 1]!;
   const marks = [
     input.median !== null ? `The median, ${money(input.median)}, is the solid line` : null,
-    input.fences ? `the fences (${money(input.fences.low)} and ${money(input.fences.high)}) the dashed ones: a price beyond them is an outlier` : null,
+    input.fences
+      ? `the fences (${money(input.fences.low)} and ${money(input.fences.high)}) the dashed ones: a price beyond them is an outlier${layout.markers.filter((marker) => marker.kind !== 'median').length < 2 ? ' (a fence far from every price is not drawn)' : ''}`
+      : null,
   ].filter(Boolean);
   const summary = `Unit prices of ${plural(input.prices.length, 'counted item')}, in ${plural(bins.length, 'bin')} of ${money(layout.step)} from ${money(first.from)} to ${money(last.to)}.${marks.length > 0 ? ` ${marks.join('; ')}.` : ''}${input.note ? ` ${input.note}` : ''}`;
   const body = html`${valueAxis(plot, layout.countTicks, layout.y, (value) => formatNumber(value))}
