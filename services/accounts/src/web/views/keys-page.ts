@@ -2,6 +2,7 @@ import type { KeyListEntry } from '../../dashboard/dashboard-service.js';
 import { html } from '../html.js';
 import { formatTime } from './format.js';
 import { layout, notice, type PageFrame } from './layout.js';
+import { confirmPage } from './confirm-page.js';
 
 export interface KeysView {
   csrfToken: string;
@@ -78,16 +79,14 @@ export function keysPage(frame: Omit<PageFrame, 'title' | 'current'>, view: Keys
 /** The confirmation a Revoke button leads to: the only form that revokes, so nothing is revoked by one click. */
 export function revokeConfirmPage(frame: Omit<PageFrame, 'title' | 'current'>, view: { csrfToken: string; key: KeyListEntry }): string {
   const label = view.key.name ?? keyDisplay(view.key);
-  return layout(
-    { ...frame, title: 'Revoke key?', current: 'keys' },
-    html`<div class="panel">
-      <h1>Revoke the key ${label}?</h1>
-      <p>The key <code>${keyDisplay(view.key)}</code>, created ${formatTime(view.key.createdAt)}, will stop working within 5 seconds, for every program that uses it. This cannot be undone: you would create a new key and put it in their place.</p>
-      <form class="actions" method="post" action="/dashboard/keys/${view.key.id}/revoke">
-        <input type="hidden" name="_csrf" value="${view.csrfToken}">
-        <button type="submit" class="danger">Revoke key</button>
-        <a href="/dashboard/keys">Cancel</a>
-      </form>
-    </div>`,
-  );
+  return confirmPage(frame, {
+    title: 'Revoke key?',
+    current: 'keys',
+    heading: `Revoke the key ${label}?`,
+    explanation: html`<p>The key <code>${keyDisplay(view.key)}</code>, created ${formatTime(view.key.createdAt)}, will stop working within 5 seconds, for every program that uses it. This cannot be undone: you would create a new key and put it in their place.</p>`,
+    action: `/dashboard/keys/${view.key.id}/revoke`,
+    csrfToken: view.csrfToken,
+    button: 'Revoke key',
+    cancelHref: '/dashboard/keys',
+  });
 }

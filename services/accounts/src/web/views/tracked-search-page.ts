@@ -8,6 +8,7 @@ import { compsSummary, EXCLUSION_LABELS } from './comps-summary.js';
 import { formatNumber, formatTime, plural } from './format.js';
 import { layout, notice, type PageFrame } from './layout.js';
 import { filtersInWords, pausedInWords, runStatusBadge, scheduleInWords, stopReasonInWords, trackedStatusBadge } from './tracked-search-words.js';
+import { confirmPage } from './confirm-page.js';
 
 /** Runs shown on the page (an hourly tracked search has 720 in its 30 days). */
 export const RUNS_SHOWN = 20;
@@ -190,18 +191,17 @@ export function trackedSearchPage(frame: Omit<PageFrame, 'title' | 'current'>, v
 /** The confirmation the Delete button leads to: the only form that deletes, so nothing is deleted by one click. */
 export function deleteConfirmPage(frame: Omit<PageFrame, 'title' | 'current'>, view: { csrfToken: string; trackedSearch: TrackedSearch }): string {
   const { trackedSearch } = view;
-  return layout(
-    { ...frame, title: 'Delete tracked search?', current: 'tracked' },
-    html`<div class="panel">
-      <h1>Delete the tracked search ${trackedSearch.name}?</h1>
-      <p>It stops running, and <strong>its archive of ${plural(trackedSearch.archive.sales, 'sale')} is deleted with it</strong>, with its runs. This cannot be undone: a new tracked search starts with an empty archive and the marketplace shows only about 90 days of sales.</p>
-      <p class="muted">You can download the archive as CSV first.</p>
-      <form class="actions" method="post" action="/dashboard/tracked-searches/${trackedSearch.trackedSearchId}/delete">
-        <input type="hidden" name="_csrf" value="${view.csrfToken}">
-        <button type="submit" class="danger">Delete tracked search and archive</button>
-        <a class="button secondary" href="/dashboard/tracked-searches/${trackedSearch.trackedSearchId}/sales.csv" download>Download CSV</a>
-        <a href="/dashboard/tracked-searches/${trackedSearch.trackedSearchId}">Cancel</a>
-      </form>
-    </div>`,
-  );
+  const base = `/dashboard/tracked-searches/${trackedSearch.trackedSearchId}`;
+  return confirmPage(frame, {
+    title: 'Delete tracked search?',
+    current: 'tracked',
+    heading: `Delete the tracked search ${trackedSearch.name}?`,
+    explanation: html`<p>It stops running, and <strong>its archive of ${plural(trackedSearch.archive.sales, 'sale')} is deleted with it</strong>, with its runs. This cannot be undone: a new tracked search starts with an empty archive and the marketplace shows only about 90 days of sales.</p>
+      <p class="muted">You can download the archive as CSV first.</p>`,
+    action: `${base}/delete`,
+    csrfToken: view.csrfToken,
+    button: 'Delete tracked search and archive',
+    extras: html`<a class="button secondary" href="${base}/sales.csv" download>Download CSV</a>`,
+    cancelHref: base,
+  });
 }

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '../html.js';
 import { formatNumber, formatTime } from './format.js';
 import { layout, notice, type PageFrame } from './layout.js';
 import { canRetry, deliveryStatus, endpointStatus, eventCheckboxes, eventList, lastResponse, type OutcomeNotice } from './webhook-parts.js';
+import { confirmPage } from './confirm-page.js';
 
 export interface DeliveryLog {
   deliveries: Delivery[];
@@ -158,17 +159,15 @@ export function webhookPage(frame: Omit<PageFrame, 'title' | 'current'>, view: W
 
 /** The confirmation a Delete button leads to: the only form that deletes, so nothing is deleted by one click. */
 export function deleteWebhookPage(frame: Omit<PageFrame, 'title' | 'current'>, view: { csrfToken: string; webhook: Webhook }): string {
-  return layout(
-    { ...frame, title: 'Delete endpoint?', current: 'webhooks' },
-    html`<div class="panel">
-      <h1>Delete this endpoint?</h1>
-      <p class="endpoint-url"><code>${view.webhook.url}</code></p>
-      <p>Nothing more will be sent to it, its deliveries still pending included, and its signing secrets are forgotten. This cannot be undone: you would add the endpoint again and get a new secret.</p>
-      <form class="actions" method="post" action="/dashboard/webhooks/${view.webhook.webhookId}/delete">
-        <input type="hidden" name="_csrf" value="${view.csrfToken}">
-        <button type="submit" class="danger">Delete endpoint</button>
-        <a href="/dashboard/webhooks/${view.webhook.webhookId}">Cancel</a>
-      </form>
-    </div>`,
-  );
+  return confirmPage(frame, {
+    title: 'Delete endpoint?',
+    current: 'webhooks',
+    heading: 'Delete this endpoint?',
+    explanation: html`<p class="endpoint-url"><code>${view.webhook.url}</code></p>
+      <p>Nothing more will be sent to it, its deliveries still pending included, and its signing secrets are forgotten. This cannot be undone: you would add the endpoint again and get a new secret.</p>`,
+    action: `/dashboard/webhooks/${view.webhook.webhookId}/delete`,
+    csrfToken: view.csrfToken,
+    button: 'Delete endpoint',
+    cancelHref: `/dashboard/webhooks/${view.webhook.webhookId}`,
+  });
 }
