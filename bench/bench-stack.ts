@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { createRawDb, splitDatabaseUrl } from '@comps/shared/db/create-db';
 import { migrateAll } from '@comps/scripts/migrate-all';
-import { launchStack, type Stack } from '@comps/scripts/stack/launch-stack';
+import { launchStack, type Stack, type StackOptions } from '@comps/scripts/stack/launch-stack';
 
 export interface BenchStack {
   stack: Stack;
@@ -19,7 +19,7 @@ export interface BenchStack {
  * shared upstream capacity out of the way (the benchmark measures the stack, not the limit), and a
  * pro workspace whose quota, rate and concurrency are out of the way too.
  */
-export async function startBenchStack(name: string, env: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(name: string, env: Record<string, string> = {}, serviceEnv: StackOptions['serviceEnv'] = {}): Promise<BenchStack> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/comps_bench_${name}`;
   await resetBenchDatabase(databaseUrl);
   const internalToken = 'bench-token-bench-token-bench-token-00';
@@ -37,6 +37,7 @@ export async function startBenchStack(name: string, env: Record<string, string> 
       MARKET_SIM_LATENCY_MS: '0',
       ...env,
     },
+    serviceEnv,
     output: 'inherit',
   });
   const agent = new Agent();
