@@ -6,7 +6,7 @@ import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { ManagedProcess } from '@comps/scripts/stack/managed-process';
 import { SAMPLE_QUERY } from '../test/helpers/listing-query.js';
-import { cpuMs, log, rssMb, runBench, startBenchStack, verdict } from './bench-stack.js';
+import { cpuMs, log, rssMb, runBench, segmentsSent, startBenchStack, verdict } from './bench-stack.js';
 import { runLoad, type LoadResult } from './load.js';
 
 /**
@@ -32,11 +32,17 @@ function serverPid(name: string): number | undefined {
   }
 }
 
-async function measure(url: string, concurrency: number, headers: Record<string, string>, processes: Array<[string, number | undefined]>) {
+/** A process's messages to a server (see segmentsSent), named for the report. */
+type Link = [name: string, pid: number | undefined, port: number];
+
+async function measure(url: string, concurrency: number, headers: Record<string, string>, processes: Array<[string, number | undefined]>, links: Link[] = []) {
   const before = processes.map(([, pid]) => cpuMs(pid));
+  const sentBefore = links.map(([, pid, port]) => segmentsSent(pid, port));
   const result = await runLoad(url, { concurrency, seconds: SECONDS, headers });
-  const cpu = processes.map(([name, pid], index) => [name, (cpuMs(pid) - before[index]!) / Math.max(1, result.requests)] as const);
-  return { result, cpu };
+  const perRequest = (value: number) => value / Math.max(1, result.requests);
+  const cpu = processes.map(([name, pid], index) => [name, perRequest(cpuMs(pid) - before[index]!)] as const);
+  const trips = links.map(([name, pid, port], index) => [name, perRequest(segmentsSent(pid, port) - sentBefore[index]!)] as const);
+  return { result, cpu, trips };
 }
 
 async function main(): Promise<void> {
@@ -89,15 +95,19 @@ async function main(): Promise<void> {
 
     const shared: Array<[string, number | undefined]> = [['mariadb', serverPid('mariadbd')], ['redis', serverPid('redis-server')]];
     const stackProcesses: Array<[string, number | undefined]> = [...Object.entries(stack.processes).map(([name, child]) => [name, child.pid] as [string, number | undefined]), ...shared];
+    const apiPid = stack.processes.api.pid;
+    const redisPort = Number(new URL(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379);
+    const links: Link[] = [['api→redis', apiPid, redisPort], ['api→accounts', apiPid, stack.ports.accountsInternal]];
     const floorProcesses: Array<[string, number | undefined]> = [['floor', floor.pid], ['caddy', floorCaddy.pid], ['market-sim', stack.processes['market-sim'].pid]];
 
     log(`\nCharged search of ${items} items through Caddy; simulator page ${(pageBytes / 1024).toFixed(0)} KB at zero latency; ${SECONDS} s per level`);
     log('callers |   stack req/s      p50      p99 |   floor req/s      p50      p99 | stack/floor | failures');
-    const rows: Array<{ concurrency: number; stack: LoadResult; floor: LoadResult; stackCpu: ReadonlyArray<readonly [string, number]>; floorCpu: ReadonlyArray<readonly [string, number]> }> = [];
+    type Figures = ReadonlyArray<readonly [string, number]>;
+    const rows: Array<{ concurrency: number; stack: LoadResult; floor: LoadResult; stackCpu: Figures; floorCpu: Figures; trips: Figures }> = [];
     for (const concurrency of CONCURRENCY) {
-      const stackRun = await measure(searchUrl, concurrency, headers, stackProcesses);
+      const stackRun = await measure(searchUrl, concurrency, headers, stackProcesses, links);
       const floorRun = await measure(floorUrl, concurrency, {}, floorProcesses);
-      rows.push({ concurrency, stack: stackRun.result, floor: floorRun.result, stackCpu: stackRun.cpu, floorCpu: floorRun.cpu });
+      rows.push({ concurrency, stack: stackRun.result, floor: floorRun.result, stackCpu: stackRun.cpu, floorCpu: floorRun.cpu, trips: stackRun.trips });
       const { result: s } = stackRun;
       const { result: f } = floorRun;
       log(
@@ -110,6 +120,9 @@ async function main(): Promise<void> {
       log(`  ${String(row.concurrency).padStart(2)} callers  stack: ${format(row.stackCpu)} (total ${row.stackCpu.reduce((sum, [, value]) => sum + value, 0).toFixed(2)})`);
       log(`             floor: ${format(row.floorCpu)} (total ${row.floorCpu.reduce((sum, [, value]) => sum + value, 0).toFixed(2)})`);
     }
+
+    log('\nRound trips per request (messages the api sent, background work included):');
+    for (const row of rows) log(`  ${String(row.concurrency).padStart(2)} callers  ${row.trips.map(([name, value]) => `${name} ${value.toFixed(2)}`).join(', ')}`);
 
     const sent = rows.reduce((sum, row) => sum + row.stack.requests, 0);
     if (sent < TOTAL_REQUESTS) await runLoad(searchUrl, { concurrency: 8, seconds: 600, headers, maxRequests: TOTAL_REQUESTS - sent });

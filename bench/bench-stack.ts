@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 import { sql } from 'kysely';
@@ -89,6 +90,26 @@ export function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
+/**
+ * Messages a process has sent to a server so far: the data segments (`ss -ti`'s data_segs_out) of its
+ * TCP connections to that port. A client writes each request (a command, a pipeline, an HTTP call)
+ * in one segment on loopback and waits for its answer, so the difference over a run is its round
+ * trips to that server, measured outside the process (requests coalesced by the client into one
+ * write count once, as they cost once). Connections closed during the run are not counted.
+ */
+export function segmentsSent(pid: number | undefined, port: number): number {
+  if (!pid) return 0;
+  const out = execFileSync('ss', ['-tinpH', 'state', 'established', `dport = :${port}`], { encoding: 'utf8' });
+  let total = 0;
+  let ours = false;
+  for (const line of out.split('\n')) {
+    if (/^\S/.test(line) || line.includes('users:(')) ours = line.includes(`pid=${pid},`);
+    const segments = /data_segs_out:(\d+)/.exec(line);
+    if (ours && segments) total += Number(segments[1]);
+  }
+  return total;
+}
+
 export const verdict = (met: boolean) => (met ? 'MET' : 'NOT MET');
 
 /** Runs a benchmark's main and exits with its outcome (the stack's processes are its children). */
