@@ -50,6 +50,11 @@ export function newApiKeyId(): string {
   return `key_${ulid()}`;
 }
 
+/** `alw_` + ULID: a quota allowance (units leased in a block, see the accounts ledger). */
+export function newAllowanceId(): string {
+  return `alw_${ulid()}`;
+}
+
 /** `ts_` + ULID: a tracked search. */
 export function newTrackedSearchId(): string {
   return `ts_${ulid()}`;
@@ -89,3 +94,5 @@ export function requestIdAt(time: Date): string {
 export const workspaceIdSchema = z.string().min(1).max(32);
 
 export const requestIdSchema = z.string().regex(REQUEST_ID_PATTERN);
+
+export const allowanceIdSchema = z.string().regex(/^alw_[0-9A-HJKMNP-TV-Z]{26}$/);

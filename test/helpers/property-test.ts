@@ -30,3 +30,16 @@ export function forAll(cases: number, check: (random: Random, seed: number) => v
     }
   }
 }
+
+/** forAll for checks that wait (against a database): the cases run one after another; the first failure is thrown with its seed. */
+export async function forAllAsync(cases: number, check: (random: Random, seed: number) => Promise<void>): Promise<void> {
+  const fixed = process.env.PROPERTY_SEED;
+  const seeds = fixed ? [Number(fixed)] : Array.from({ length: cases }, (_, index) => 1 + index * 7919);
+  for (const seed of seeds) {
+    try {
+      await check(seededRandom(seed), seed);
+    } catch (error) {
+      throw new Error(`property failed for PROPERTY_SEED=${seed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}

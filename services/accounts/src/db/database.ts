@@ -86,6 +86,24 @@ export interface UsageReservationsTable {
   createdAt: CreatedAt;
   expiresAt: Date;
   settledAt: Date | null;
+  /** The allowance the charge was taken from; null when the request reserved its own unit. */
+  allowanceId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** `held` until its lease runs out and the sweep frees its unused units (`expired`). */
+export type AllowanceState = 'held' | 'expired';
+
+/** Units a workspace's metering leased in a block (see the migration that creates the table). */
+export interface QuotaAllowancesTable {
+  id: string;
+  workspaceId: string;
+  periodStart: string;
+  units: number;
+  charged: Generated<number>;
+  returned: Generated<number>;
+  state: AllowanceState;
+  createdAt: CreatedAt;
+  expiresAt: Date;
 }
 
 export interface RequestHistoryTable {
@@ -136,6 +154,7 @@ export interface AccountsDatabase {
   apiKeys: ApiKeysTable;
   usageCounters: UsageCountersTable;
   usageReservations: UsageReservationsTable;
+  quotaAllowances: QuotaAllowancesTable;
   requestHistory: RequestHistoryTable;
   webhookEndpoints: WebhookEndpointsTable;
 }

@@ -74,19 +74,20 @@ export async function findReservation(db: AccountsExecutor, requestId: string): 
   return (await lockReservations(db, [requestId]))[0];
 }
 
-/** How many of these request ids still hold a reservation (answered, but not yet settled into a charge). */
-export async function countReserved(db: AccountsExecutor, workspaceId: string, requestIds: string[]): Promise<number> {
+/**
+ * How many of these answered request ids are not charged yet: those that still hold their
+ * reservation, and those with no row at all (answered with a unit of an allowance, whose charge
+ * makes the row). A row of another workspace's request does not count.
+ */
+export async function countUnsettled(db: AccountsExecutor, workspaceId: string, requestIds: string[]): Promise<number> {
+  const unique = [...new Set(requestIds)];
   let total = 0;
   // A thousand ids a query: a long backlog of unsettled charges makes several small queries, not one huge one.
-  for (let start = 0; start < requestIds.length; start += 1000) {
-    const row = await db
-      .selectFrom('usageReservations')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('workspaceId', '=', workspaceId)
-      .where('requestId', 'in', requestIds.slice(start, start + 1000))
-      .where('state', '=', 'reserved')
-      .executeTakeFirst();
-    total += Number(row?.count ?? 0);
+  for (let start = 0; start < unique.length; start += 1000) {
+    const slice = unique.slice(start, start + 1000);
+    const rows = await db.selectFrom('usageReservations').select(['workspaceId', 'state']).where('requestId', 'in', slice).execute();
+    const settledOrForeign = rows.filter((row) => row.workspaceId !== workspaceId || row.state !== 'reserved').length;
+    total += slice.length - settledOrForeign;
   }
   return total;
 }

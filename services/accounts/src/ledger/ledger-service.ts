@@ -1,16 +1,17 @@
 import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
-import type { QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '@comps/shared/internal/accounts/quota';
+import type { AllowanceCharge, QuotaSnapshot, ReserveOutcome, SettleBatchOutcome, SettleOutcome } from '@comps/shared/internal/accounts/quota';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { retryingDeadlocks, withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import { recordHistory } from '../history/history-service.js';
-import { effectivePlan } from '../workspaces/effective-plan.js';
-import { findWorkspaceWithPlan } from '../workspaces/workspace-repository.js';
 import type { LedgerContext } from './ledger-context.js';
 import type { AccountsExecutor } from '../db/database.js';
+import { changeAllowance, heldUnitsOf, insertAllowanceCharges, lockAllowances, requestIdsWithRows, type Allowance } from './allowance-repository.js';
+import { releaseExpiredAllowances } from './allowance-service.js';
+import { monthlyQuotaOf } from './monthly-quota.js';
 import {
   adjustCounter,
-  countReserved,
+  countUnsettled,
   deleteSettledReservations,
   ensureCounter,
   findReservation,
@@ -20,7 +21,6 @@ import {
   reserveUnit,
   setReservationState,
   type Counter,
-  type Reservation,
 } from './ledger-repository.js';
 
 /**
@@ -35,23 +35,6 @@ import {
 
 function snapshot(limit: number, counter: { used: number; reserved: number }): QuotaSnapshot {
   return { limit, used: counter.used, remaining: Math.max(0, limit - counter.used - counter.reserved) };
-}
-
-/** The workspace's monthly quota, read at most once a second per workspace. */
-async function monthlyQuotaOf(ledger: LedgerContext, workspaceId: string, db: AccountsExecutor = ledger.db): Promise<number> {
-  const now = ledger.now().getTime();
-  const cached = ledger.quotaCache.get(workspaceId, now);
-  if (cached) return cached.value;
-  const workspace = await findWorkspaceWithPlan(db, workspaceId);
-  if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
-  const limit = effectivePlan(workspace.plan, workspace.overrides).monthlyQuota;
-  ledger.quotaCache.set(workspaceId, limit, now);
-  return limit;
-}
-
-/** A limit changed by this process applies at once here (other processes: within the cache's second). */
-export function forgetQuota(ledger: LedgerContext, workspaceId: string): void {
-  ledger.quotaCache.delete(workspaceId);
 }
 
 /**
@@ -105,43 +88,112 @@ export async function reserveQuota(ledger: LedgerContext, input: { workspaceId: 
   const limit = await monthlyQuotaOf(ledger, input.workspaceId);
   let attempt = await tryReserve(ledger, input.workspaceId, input.requestId, limit);
   if (attempt.expiredHeld) {
-    // Units held by requests that died may be all that stands in the way: free them and look again.
-    const freed = await releaseExpiredReservations(ledger, input.workspaceId);
+    // Units held by requests or allowances whose process died may be all that stands in the way: free them and look again.
+    const freed = (await releaseExpiredReservations(ledger, input.workspaceId)) + (await releaseExpiredAllowances(ledger, input.workspaceId));
     if (freed > 0) attempt = await tryReserve(ledger, input.workspaceId, input.requestId, limit);
   }
   const quota = snapshot(limit, attempt.counter);
   return attempt.ok ? { ok: true, ...quota } : { ok: false, reason: 'quota_exhausted', ...quota };
 }
 
+/** The charges of one month's counter in a settlement, applied together (counters in one order). */
+interface CounterWork {
+  workspaceId: string;
+  periodStart: string;
+  /** Units held (by a reservation, or by an allowance) that become charges. */
+  moved: number;
+  /** Charges whose unit is no longer held (its lease ran out): made only while the quota allows. */
+  late: Array<{ requestId: string; reservation: boolean; allowanceId: string | null }>;
+}
+
 /**
- * Turns locked reservations into charges, exactly once each: reserved units move from `reserved` to
- * `used` per counter in one UPDATE; a charge settled before stays as it was; a reservation that
- * outlived its lease and was released is charged only if the quota still allows it.
+ * Turns successes into charges, exactly once each, in the caller's transaction. A request that
+ * reserved its own unit: its unit moves from `reserved` to `used` (a charge settled before stays as
+ * it was). A success answered with a unit of an allowance: the allowance's unit moves the same way
+ * and a row under its request id records it (the primary key makes it once). A unit no longer held
+ * (a reservation released after its lease, an allowance freed after its lease or with nothing left)
+ * is charged only if the quota still allows it. Locks are taken in one order everywhere:
+ * reservations, then allowances, then counters.
  */
-async function chargeReservations(ledger: LedgerContext, trx: AccountsExecutor, reservations: Reservation[], now: Date): Promise<Map<string, boolean>> {
+async function settleCharges(
+  ledger: LedgerContext,
+  trx: AccountsExecutor,
+  requestIds: string[],
+  allowanceCharges: AllowanceCharge[],
+  now: Date,
+): Promise<{ charged: Map<string, boolean>; unknown: string[] }> {
+  const ownUnits = new Set(requestIds);
+  const takes = [...new Map(allowanceCharges.filter((take) => !ownUnits.has(take.requestId)).map((take) => [take.requestId, take])).values()];
+  const reservations = await lockReservations(trx, [...ownUnits, ...takes.map((take) => take.requestId)]);
+  const withRow = new Set(reservations.map((reservation) => reservation.requestId));
+  // A take whose request id has a row already was settled before (a retry), or is a page that also reserved its own unit: settled as that row.
+  const newTakes = takes.filter((take) => !withRow.has(take.requestId));
+  const allowances = new Map((await lockAllowances(trx, [...new Set(newTakes.map((take) => take.allowanceId))])).map((allowance) => [allowance.id, allowance]));
+  // A concurrent settlement of the same takes held these allowances until it committed: what it recorded is seen now, and stands.
+  const recorded = newTakes.length > 0 ? await requestIdsWithRows(trx, newTakes.map((take) => take.requestId)) : new Map<string, string>();
+
   const charged = new Map<string, boolean>();
-  const reservedByCounter = new Map<string, Reservation[]>();
+  const unknown = [...ownUnits].filter((requestId) => !withRow.has(requestId));
+  const work = new Map<string, CounterWork>();
+  const workOf = (workspaceId: string, periodStart: string): CounterWork => {
+    const key = `${workspaceId}|${periodStart}`;
+    let entry = work.get(key);
+    if (!entry) work.set(key, (entry = { workspaceId, periodStart, moved: 0, late: [] }));
+    return entry;
+  };
+  const movedReservations: string[] = [];
   for (const reservation of reservations) {
     if (reservation.state === 'charged') charged.set(reservation.requestId, true);
-    if (reservation.state !== 'reserved') continue;
-    const key = `${reservation.workspaceId}|${reservation.periodStart}`;
-    reservedByCounter.set(key, [...(reservedByCounter.get(key) ?? []), reservation]);
+    else if (reservation.state === 'reserved') {
+      workOf(reservation.workspaceId, reservation.periodStart).moved += 1;
+      movedReservations.push(reservation.requestId);
+      charged.set(reservation.requestId, true);
+    } else workOf(reservation.workspaceId, reservation.periodStart).late.push({ requestId: reservation.requestId, reservation: true, allowanceId: null });
   }
-  // Counters in one order in every transaction, so that concurrent batches cannot deadlock on them.
-  for (const key of [...reservedByCounter.keys()].sort()) {
-    const group = reservedByCounter.get(key)!;
-    await adjustCounter(trx, group[0]!.workspaceId, group[0]!.periodStart, { reserve: -group.length, charge: group.length });
-    for (const reservation of group) charged.set(reservation.requestId, true);
+  const chargedFrom = new Map<string, number>();
+  const rows: Parameters<typeof insertAllowanceCharges>[1] = [];
+  for (const take of newTakes) {
+    const seen = recorded.get(take.requestId);
+    if (seen) {
+      charged.set(take.requestId, seen === 'charged');
+      continue;
+    }
+    const allowance: Allowance | undefined = allowances.get(take.allowanceId);
+    if (!allowance) {
+      unknown.push(take.requestId);
+      continue;
+    }
+    const taken = chargedFrom.get(allowance.id) ?? 0;
+    // Held, though perhaps past its lease: until the sweep frees them, its units are still on the counter.
+    if (allowance.state === 'held' && heldUnitsOf(allowance) > taken) {
+      chargedFrom.set(allowance.id, taken + 1);
+      workOf(allowance.workspaceId, allowance.periodStart).moved += 1;
+      rows.push({ requestId: take.requestId, workspaceId: allowance.workspaceId, periodStart: allowance.periodStart, allowanceId: allowance.id, state: 'charged' });
+      charged.set(take.requestId, true);
+    } else workOf(allowance.workspaceId, allowance.periodStart).late.push({ requestId: take.requestId, reservation: false, allowanceId: allowance.id });
   }
-  const reservedIds = [...reservedByCounter.values()].flat().map((reservation) => reservation.requestId);
-  await setReservationState(trx, reservedIds, { from: 'reserved', to: 'charged', at: now });
-  for (const reservation of reservations.filter((candidate) => candidate.state === 'released')) {
-    const limit = await monthlyQuotaOf(ledger, reservation.workspaceId, trx);
-    const ok = await adjustCounter(trx, reservation.workspaceId, reservation.periodStart, { reserve: 0, charge: 1 }, limit);
-    if (ok) await setReservationState(trx, [reservation.requestId], { from: 'released', to: 'charged', at: now });
-    charged.set(reservation.requestId, ok);
+
+  const lateCharged: string[] = [];
+  for (const key of [...work.keys()].sort()) {
+    const entry = work.get(key)!;
+    if (entry.moved > 0) await adjustCounter(trx, entry.workspaceId, entry.periodStart, { reserve: -entry.moved, charge: entry.moved });
+    if (entry.late.length === 0) continue;
+    const limit = await monthlyQuotaOf(ledger, entry.workspaceId, trx);
+    for (const late of entry.late) {
+      const ok = await adjustCounter(trx, entry.workspaceId, entry.periodStart, { reserve: 0, charge: 1 }, limit);
+      charged.set(late.requestId, ok);
+      if (late.reservation) {
+        if (ok) lateCharged.push(late.requestId);
+      } else {
+        rows.push({ requestId: late.requestId, workspaceId: entry.workspaceId, periodStart: entry.periodStart, allowanceId: late.allowanceId!, state: ok ? 'charged' : 'released' });
+      }
+    }
   }
-  return charged;
+  for (const [allowanceId, count] of chargedFrom) await changeAllowance(trx, allowanceId, { charged: count });
+  await setReservationState(trx, movedReservations, { from: 'reserved', to: 'charged', at: now });
+  await setReservationState(trx, lateCharged, { from: 'released', to: 'charged', at: now });
+  await insertAllowanceCharges(trx, rows, now);
+  return { charged, unknown };
 }
 
 /** Turns the request's reservation into a charge, exactly once however often it is called. */
@@ -150,7 +202,7 @@ export async function settleQuota(ledger: LedgerContext, requestId: string): Pro
   const outcome = await withTransaction(ledger.db, async (trx) => {
     const reservation = await findReservation(trx, requestId);
     if (!reservation) throw new AppError('invalid_request', `No reservation for ${requestId}`);
-    const charged = (await chargeReservations(ledger, trx, [reservation], now)).get(requestId) ?? false;
+    const charged = (await settleCharges(ledger, trx, [requestId], [], now)).charged.get(requestId) ?? false;
     const limit = await monthlyQuotaOf(ledger, reservation.workspaceId, trx);
     return { limit, charged, counter: await readCounter(trx, reservation.workspaceId, reservation.periodStart) };
   });
@@ -158,16 +210,19 @@ export async function settleQuota(ledger: LedgerContext, requestId: string): Pro
 }
 
 /**
- * Settles many requests in one transaction (the settlement outbox delivers them in batches). Each is
- * charged exactly once; a request id without a reservation is reported, not fatal.
+ * Settles many requests in one transaction (the settlement outbox delivers them in batches): those
+ * that reserved their own unit, and those answered with a unit of an allowance. Each is charged
+ * exactly once; a request id without a reservation (or an allowance id unknown) is reported, not fatal.
  */
-export async function settleQuotaBatch(ledger: LedgerContext, requestIds: string[], history: HistoryRecord[]): Promise<SettleBatchOutcome> {
+export async function settleQuotaBatch(
+  ledger: LedgerContext,
+  requestIds: string[],
+  history: HistoryRecord[],
+  allowanceCharges: AllowanceCharge[] = [],
+): Promise<SettleBatchOutcome> {
   const now = ledger.now();
-  const unique = [...new Set(requestIds)];
   return withTransaction(ledger.db, async (trx) => {
-    const reservations = await lockReservations(trx, unique);
-    const found = new Set(reservations.map((reservation) => reservation.requestId));
-    const charged = await chargeReservations(ledger, trx, reservations, now);
+    const { charged, unknown } = await settleCharges(ledger, trx, requestIds, allowanceCharges, now);
     // Each entry says what the ledger did: a late settlement beyond the quota, or one without a
     // reservation, is recorded as not charged.
     await recordHistory(trx, history.map((record) => ({ ...record, charged: charged.get(record.requestId) === true ? record.charged : 0 })));
@@ -175,7 +230,7 @@ export async function settleQuotaBatch(ledger: LedgerContext, requestIds: string
     return {
       charged: values.filter(Boolean).length,
       notCharged: values.filter((value) => !value).length,
-      unknown: unique.filter((requestId) => !found.has(requestId)),
+      unknown,
     };
   });
 }
@@ -209,9 +264,9 @@ export async function quotaSnapshot(db: AccountsExecutor, workspaceId: string, l
   return snapshot(limit, await readCounter(db, workspaceId, quotaPeriodAt(now).key));
 }
 
-/** How many of these answered requests still hold their reservation (their charge is on its way). */
+/** How many of these answered requests are not charged yet (their charge is on its way). */
 export function unsettledAmong(db: AccountsExecutor, workspaceId: string, requestIds: string[]): Promise<number> {
-  return countReserved(db, workspaceId, requestIds);
+  return countUnsettled(db, workspaceId, requestIds);
 }
 
 /**

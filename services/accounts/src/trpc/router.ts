@@ -10,6 +10,7 @@ import { getUsage } from './procedures/get-usage.js';
 import { getWebhookEndpoint } from './procedures/get-webhook.js';
 import { getWorkspace } from './procedures/get-workspace.js';
 import { issuePasswordLink } from './procedures/issue-password-link.js';
+import { leaseAllowance } from './procedures/lease-allowance.js';
 import { listHistory } from './procedures/list-history.js';
 import { listKeyChanges } from './procedures/list-key-changes.js';
 import { listKeyFingerprints } from './procedures/list-key-fingerprints.js';
@@ -21,7 +22,9 @@ import { purge } from './procedures/purge.js';
 import { recordHistory } from './procedures/record-history.js';
 import { releaseExpiredReservations } from './procedures/release-expired-reservations.js';
 import { releaseQuota } from './procedures/release-quota.js';
+import { renewAllowances } from './procedures/renew-allowances.js';
 import { reserveQuota } from './procedures/reserve-quota.js';
+import { returnAllowance } from './procedures/return-allowance.js';
 import { revokeApiKey } from './procedures/revoke-api-key.js';
 import { rotateWebhookEndpointSecret } from './procedures/rotate-webhook-secret.js';
 import { setWorkspaceLimits } from './procedures/set-workspace-limits.js';
@@ -36,7 +39,7 @@ export const accountsRouter = router({
   apiKeys: router({ authenticate: authenticateApiKey, create: createApiKey, revoke: revokeApiKey, fingerprints: listKeyFingerprints, changes: listKeyChanges }),
   workspaces: router({ create: createWorkspace, get: getWorkspace, setLimits: setWorkspaceLimits }),
   users: router({ create: createUser, issuePasswordLink }),
-  quota: router({ reserve: reserveQuota, settle: settleQuota, settleBatch: settleQuotaBatch, release: releaseQuota }),
+  quota: router({ reserve: reserveQuota, settle: settleQuota, settleBatch: settleQuotaBatch, release: releaseQuota, leaseAllowance, renewAllowances, returnAllowance }),
   usage: router({ get: getUsage }),
   history: router({ record: recordHistory, list: listHistory }),
   webhooks: router({

@@ -6,9 +6,10 @@ import { AppError } from '@comps/shared/errors/app-error';
 import { newWorkspaceId } from '@comps/shared/ids';
 import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { issueApiKey, type IssuedApiKey } from '../api-keys/api-key-service.js';
+import { idleAllowanceUnits } from '../ledger/allowance-service.js';
 import { quotaSnapshot, unsettledAmong } from '../ledger/ledger-service.js';
 import { effectivePlan } from './effective-plan.js';
-import type { AccountsDb } from '../db/database.js';
+import type { AccountsDb, AccountsExecutor } from '../db/database.js';
 import {
   findWorkspaceWithPlan,
   insertWorkspace,
@@ -58,26 +59,36 @@ export async function getEffectivePlan(db: AccountsDb, workspaceId: string): Pro
  * whose charge may still wait in a settlement outbox: those still reserved count as used, so a
  * caller reads its own charges at once (read your own writes). `remaining` already excludes them.
  */
-export async function getUsage(db: AccountsDb, workspaceId: string, now: Date, answeredRequestIds: string[] = []): Promise<Usage> {
+/**
+ * What the contract's `GET /usage` answers: `used` counts the successes answered but not yet
+ * settled (`answeredRequestIds`, which the caller's settlement outbox knows); `remaining` is the
+ * quota less `used` and less the units held by requests in flight, so idle units of the
+ * workspace's allowances (`allowanceUnits`, which the caller's Redis knows) count as remaining.
+ */
+export async function getUsage(
+  db: AccountsDb,
+  workspaceId: string,
+  now: Date,
+  answeredRequestIds: string[] = [],
+  allowanceUnits: Array<{ allowanceId: string; units: number }> = [],
+): Promise<Usage> {
   const plan = await getEffectivePlan(db, workspaceId);
   const period = quotaPeriodAt(now);
-  // One snapshot for both reads (when there are two): a settlement committed between them would move
-  // a charge from "reserved" to "used" unseen, and the answer would count it nowhere.
-  const { quota, unsettled } =
-    answeredRequestIds.length === 0
-      ? { quota: await quotaSnapshot(db, workspaceId, plan.monthlyQuota, now), unsettled: 0 }
-      : await db
-          .transaction()
-          .setIsolationLevel('repeatable read')
-          .execute(async (trx) => ({
-            quota: await quotaSnapshot(trx, workspaceId, plan.monthlyQuota, now),
-            unsettled: await unsettledAmong(trx, workspaceId, answeredRequestIds),
-          }));
+  // One snapshot for all reads (when there are several): a settlement committed between them would
+  // move a charge from "reserved" to "used" unseen, and the answer would count it nowhere.
+  const read = async (executor: AccountsExecutor) => ({
+    quota: await quotaSnapshot(executor, workspaceId, plan.monthlyQuota, now),
+    unsettled: answeredRequestIds.length > 0 ? await unsettledAmong(executor, workspaceId, answeredRequestIds) : 0,
+    idle: allowanceUnits.length > 0 ? await idleAllowanceUnits(executor, workspaceId, allowanceUnits) : 0,
+  });
+  const { quota, unsettled, idle } =
+    answeredRequestIds.length === 0 && allowanceUnits.length === 0 ? await read(db) : await db.transaction().setIsolationLevel('repeatable read').execute(read);
+  const used = quota.used + unsettled;
   return {
     workspaceId,
     plan,
     period: { start: period.start.toISOString(), end: period.end.toISOString() },
-    used: quota.used + unsettled,
-    remaining: quota.remaining,
+    used,
+    remaining: Math.max(0, Math.min(plan.monthlyQuota - used, quota.remaining + idle)),
   };
 }

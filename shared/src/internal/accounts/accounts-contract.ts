@@ -17,15 +17,22 @@ import {
   webhookWithSecretSchema,
 } from '../../contract/webhook.js';
 import { effectivePlanSchema, planIdSchema, usageSchema } from '../../contract/usage.js';
-import { requestIdSchema, workspaceIdSchema } from '../../ids.js';
+import { allowanceIdSchema, requestIdSchema, workspaceIdSchema } from '../../ids.js';
 import { mutation, noInput, query } from '../procedure-contract.js';
 import { historyRecordSchema } from './history-record.js';
 import { FINGERPRINT_HEX_LENGTH } from './key-announcements.js';
 import { principalSchema } from './principal.js';
-import { reserveOutcomeSchema, settleBatchOutcomeSchema, settleOutcomeSchema } from './quota.js';
+import { allowanceLeaseSchema, allowanceRenewalSchema, reserveOutcomeSchema, settleBatchOutcomeSchema, settleOutcomeSchema } from './quota.js';
 
 /** More than this many unsettled charges means settling has stalled for long; a usage read sends the first ones. */
 export const MAX_ANSWERED_REQUEST_IDS = 100_000;
+
+/** The largest block an allowance lease asks for, and the longest lease (a process that dies holds its units this long at most). */
+export const MAX_ALLOWANCE_UNITS = 10_000;
+export const MAX_ALLOWANCE_LEASE_MS = 600_000;
+
+/** Charges one settlement batch carries at most (reservations and allowance charges together). */
+const MAX_SETTLE_BATCH = 500;
 
 /** Fingerprints one page of `apiKeys.fingerprints` holds at most. */
 export const MAX_FINGERPRINTS_PAGE = 10_000;
@@ -109,14 +116,46 @@ export const accountsContract = {
     reserve: mutation(z.object({ workspaceId: workspaceIdSchema, requestId: requestIdSchema }), reserveOutcomeSchema),
     settle: mutation(z.object({ requestId: requestIdSchema }), settleOutcomeSchema),
     settleBatch: mutation(
-      z.object({
-        requestIds: z.array(requestIdSchema).min(1).max(500),
-        /** The charges' history entries, recorded in the same transaction. */
-        history: z.array(historyRecordSchema).max(500).default([]),
-      }),
+      z
+        .object({
+          /** Requests that reserved their own unit. */
+          requestIds: z.array(requestIdSchema).max(MAX_SETTLE_BATCH).default([]),
+          /** Successes answered with a unit of an allowance: each charged once by its request id, from that allowance. */
+          allowanceCharges: z.array(z.object({ requestId: requestIdSchema, allowanceId: allowanceIdSchema })).max(MAX_SETTLE_BATCH).default([]),
+          /** The charges' history entries, recorded in the same transaction. */
+          history: z.array(historyRecordSchema).max(MAX_SETTLE_BATCH).default([]),
+        })
+        .refine((input) => input.requestIds.length + input.allowanceCharges.length >= 1 && input.requestIds.length + input.allowanceCharges.length <= MAX_SETTLE_BATCH, {
+          error: `between 1 and ${MAX_SETTLE_BATCH} charges`,
+          path: ['requestIds'],
+        }),
       settleBatchOutcomeSchema,
     ),
     release: mutation(z.object({ requestId: requestIdSchema }), z.object({ released: z.boolean() })),
+    /**
+     * A block of `units` held for the workspace's metering under one allowance id, for `leaseMs`:
+     * more units on `allowanceId` while it is held in this month, else a new allowance. Refused
+     * (`ok: false`) unless the workspace's free units stay comfortably above a block afterwards.
+     */
+    leaseAllowance: mutation(
+      z.object({
+        workspaceId: workspaceIdSchema,
+        allowanceId: allowanceIdSchema.nullable().default(null),
+        units: z.number().int().min(1).max(MAX_ALLOWANCE_UNITS),
+        leaseMs: z.number().int().min(1000).max(MAX_ALLOWANCE_LEASE_MS),
+      }),
+      allowanceLeaseSchema,
+    ),
+    /** Extends the leases of allowances in use, from now (never past their month); answers their workspaces' figures. */
+    renewAllowances: mutation(
+      z.object({ allowanceIds: z.array(allowanceIdSchema).min(1).max(500), leaseMs: z.number().int().min(1000).max(MAX_ALLOWANCE_LEASE_MS) }),
+      allowanceRenewalSchema,
+    ),
+    /** Gives back units of an allowance nobody took (at most what it still holds); answers how many were freed. */
+    returnAllowance: mutation(
+      z.object({ allowanceId: allowanceIdSchema, units: z.number().int().min(0).max(MAX_ALLOWANCE_UNITS * 100) }),
+      z.object({ returned: z.number().int() }),
+    ),
   },
   usage: {
     get: query(
@@ -124,6 +163,8 @@ export const accountsContract = {
         workspaceId: workspaceIdSchema,
         /** Successes already answered whose charge may not be settled yet (the caller's settlement outbox knows them). */
         answeredRequestIds: z.array(requestIdSchema).max(MAX_ANSWERED_REQUEST_IDS).default([]),
+        /** Units of the workspace's allowances that nobody has taken yet (the caller's Redis knows them): they can still be started. */
+        allowanceUnits: z.array(z.object({ allowanceId: allowanceIdSchema, units: z.number().int().min(0) })).max(100).default([]),
       }),
       usageSchema,
     ),
@@ -176,7 +217,7 @@ export const accountsContract = {
   },
   /** Upkeep that runs once across processes, as periodic tasks of the jobs service's task runner. */
   maintenance: {
-    /** Reservations whose request died (past their lease) give their unit back. */
+    /** Reservations whose request died (past their lease) give their unit back, and allowances past theirs their unused units: how many units were freed. */
     releaseExpiredReservations: mutation(noInput, z.object({ released: z.number().int() })),
     /** History past 30 days, expired sessions and set-password links, and settled reservations past their month. */
     purge: mutation(noInput, z.object({ deletedHistory: z.number().int(), deletedSessions: z.number().int(), deletedReservations: z.number().int() })),

@@ -7,4 +7,4 @@ const { get } = accountsContract.usage;
 export const getUsage = procedure
   .input(get.input)
   .output(get.output)
-  .query(({ ctx, input }) => usage(ctx.db, input.workspaceId, ctx.ledger.now(), input.answeredRequestIds));
+  .query(({ ctx, input }) => usage(ctx.db, input.workspaceId, ctx.ledger.now(), input.answeredRequestIds, input.allowanceUnits));

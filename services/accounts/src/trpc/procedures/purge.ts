@@ -1,5 +1,6 @@
 import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
 import { purgeHistory } from '../../history/history-service.js';
+import { purgeExpiredAllowances } from '../../ledger/allowance-service.js';
 import { purgeSettledReservations } from '../../ledger/ledger-service.js';
 import { purgeExpiredSessions } from '../../sessions/session-service.js';
 import { procedure } from '../trpc.js';
@@ -15,6 +16,7 @@ export const purge = procedure
     const deletedHistory = await purgeHistory(ctx.db, now);
     const deletedSessions = await purgeExpiredSessions(ctx.db, now);
     const deletedReservations = await purgeSettledReservations(ctx.ledger);
-    ctx.logger.info({ deletedHistory, deletedSessions, deletedReservations }, 'purged what is past retention');
+    const deletedAllowances = await purgeExpiredAllowances(ctx.ledger);
+    ctx.logger.info({ deletedHistory, deletedSessions, deletedReservations, deletedAllowances }, 'purged what is past retention');
     return { deletedHistory, deletedSessions, deletedReservations };
   });

@@ -1,5 +1,5 @@
 import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
-import { forgetQuota } from '../../ledger/ledger-service.js';
+import { forgetQuota } from '../../ledger/monthly-quota.js';
 import { setWorkspaceLimits as setLimits } from '../../workspaces/workspace-service.js';
 import { procedure } from '../trpc.js';
 

@@ -7,4 +7,4 @@ const contract = accountsContract.quota.settleBatch;
 export const settleQuotaBatch = procedure
   .input(contract.input)
   .output(contract.output)
-  .mutation(({ ctx, input }) => settleBatch(ctx.ledger, input.requestIds, input.history));
+  .mutation(({ ctx, input }) => settleBatch(ctx.ledger, input.requestIds, input.history, input.allowanceCharges));
