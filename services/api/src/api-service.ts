@@ -82,6 +82,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
     stopping: stopping.signal,
     accounts,
     settlements: metering.settlements,
+    allowances: metering.allowances,
     idempotency: new IdempotencyStore(redis, { keyPrefix: `${prefix}idempotency:`, lockMs: config.idempotencyLockMs, retentionMs: 24 * 3_600_000 }),
     capabilities: buildCapabilities(shared),
     jobs: overrides.jobs ?? createJobsClient(jobsHttp),

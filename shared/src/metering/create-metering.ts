@@ -7,14 +7,17 @@ import { Admission } from './admission.js';
 import type { MeteringConfig } from './metering-config.js';
 import { Meter } from './meter.js';
 import type { QuotaLedger } from './quota-ledger.js';
+import { QuotaAllowances } from './quota-allowances.js';
 import { SettlementOutbox } from './settlement-outbox.js';
 
 export interface Metering {
   meter: Meter;
   settlements: SettlementOutbox;
+  /** The workspaces' quota allowances (absent when ALLOWANCE_BLOCK_UNITS is 0). */
+  allowances: QuotaAllowances | undefined;
   /** The results pages whose layout went unrecognized, per site. */
   layoutWatch: LayoutWatch;
-  /** Stops renewing permits, settles what this process holds, closes the marketplace client and the settler's connection. */
+  /** Stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client and the settler's connection. */
   close(): Promise<void>;
 }
 
@@ -31,13 +34,21 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
     batchIntervalMs: config.settlement.batchIntervalMs,
   });
   settlements.start();
-  const admission = new Admission(redis, settlements.keys, { ...config.upstream, keyPrefix: `${config.redisKeyPrefix}upstream:`, leaseMs: config.leaseMs }, logger);
+  const allowances =
+    config.allowance.blockUnits > 0 ? new QuotaAllowances(redis, ledger, { keyPrefix: `${config.redisKeyPrefix}allowance:`, ...config.allowance }, logger) : undefined;
+  const admission = new Admission(
+    redis,
+    settlements.keys,
+    { ...config.upstream, keyPrefix: `${config.redisKeyPrefix}upstream:`, leaseMs: config.leaseMs, ...(allowances ? { allowance: allowances.taking } : {}) },
+    logger,
+  );
   const layoutWatch = new LayoutWatch(logger);
   const market = new MarketClient(config.market, layoutWatch);
   const meter = new Meter({
     market,
     admission,
     ledger,
+    ...(allowances ? { allowances } : {}),
     history,
     dataGate: config.dataGate,
     enabledSites: config.enabledSites,
@@ -47,10 +58,13 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
   return {
     meter,
     settlements,
+    allowances,
     layoutWatch,
     async close() {
       await admission.close();
+      // Charges first (they debit the allowances), then the idle units go back.
       await settlements.close();
+      await allowances?.close();
       await market.close();
       await closeRedis(settlementReader, readerConnected);
     },

@@ -1,13 +1,16 @@
 import type { AppError } from '../errors/app-error.js';
 import type { QuotaSnapshot } from '../internal/accounts/quota.js';
 import type { MarketCall, MarketValue } from '../market/market-call.js';
-import type { HistoryContext, MeteredAnswer, MeteredCall, Meter } from './meter.js';
+import type { AdmissionTicket, HistoryContext, MeteredAnswer, MeteredCall, Meter } from './meter.js';
 
 /** Metered calls whose answers are handed over as one (a search's one call, a sell-through's two). */
 export interface CallsTogether<C extends MarketCall> {
   workspace: MeteredCall<C>['workspace'];
-  /** Each call under its own request id: its reservation, its charge and its history entry go by it. */
-  calls: Array<{ requestId: string; call: C }>;
+  /**
+   * Each call under its own request id: its reservation, its charge and its history entry go by it;
+   * `admitted`, an admission made ahead for it (Meter.admitRequest).
+   */
+  calls: Array<{ requestId: string; call: C; admitted?: AdmissionTicket | null }>;
   signal: AbortSignal;
   patience: MeteredCall<C>['patience'];
   history: HistoryContext;
@@ -48,10 +51,11 @@ export async function meterTogether<C extends MarketCall>(meter: Pick<Meter, 'ru
   // Set once every answer arrived (the deliveries assign it; `as` keeps it from being narrowed to null).
   let handing = null as Promise<boolean> | null;
   const outcomes = await Promise.all(
-    input.calls.map(async ({ requestId, call }, index) => {
+    input.calls.map(async ({ requestId, call, admitted }, index) => {
       const outcome = await meter.run({
         workspace: input.workspace,
         requestId,
+        admitted: admitted ?? null,
         call,
         signal: input.signal,
         patience: input.patience,

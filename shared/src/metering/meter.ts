@@ -8,13 +8,17 @@ import type { Logger } from '../logging/create-logger.js';
 import { dataKindOf, hasSearchText, siteOf, type MarketCall, type MarketValue } from '../market/market-call.js';
 import type { MarketClient } from '../market/market-client.js';
 import { abortableSleep } from '../runtime/abortable-sleep.js';
-import type { Admission, Permit } from './admission.js';
+import type { WindowDecision } from '../redis/fixed-window-limiter.js';
+import type { Admission, AdmissionDecision, Permit, RateCheck } from './admission.js';
+import type { QuotaAllowances } from './quota-allowances.js';
 import type { QuotaLedger } from './quota-ledger.js';
 
 export interface MeterDeps {
   market: Pick<MarketClient, 'answer'>;
   admission: Admission;
   ledger: QuotaLedger;
+  /** The workspaces' quota allowances; absent, every call reserves its own unit through accounts. */
+  allowances?: QuotaAllowances;
   /** Where the entries of calls that are not charged go (a charged call's entry travels with its charge). */
   history: HistorySink;
   dataGate: Capabilities['dataGate'];
@@ -71,6 +75,8 @@ export interface MeteredCall<C extends MarketCall> {
   deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean | AppError>;
   /** Told once the call is admitted and its quota reserved (a job starts its next page then, so pages take quota in order). */
   onReserved?: () => void;
+  /** The call's admission, made ahead with its request's rate (Meter.admitRequest); the call asks for its own without it. */
+  admitted?: AdmissionTicket | null;
   history: HistoryContext;
 }
 
@@ -93,16 +99,43 @@ export const CALLER_LEFT_STATUS = 499;
 
 const POLL_MS = 50;
 
+/** How long a call refused its reservation waits at most for units on their way into or out of its workspace's allowance (a lease or a return takes a round trip to accounts), and how often it looks. */
+const UNITS_IN_TRANSIT_WAIT_MS = 2000;
+const UNITS_IN_TRANSIT_POLL_MS = 10;
+
+/**
+ * An admission made ahead of its call (Meter.admitRequest), for the call to take once; whoever made
+ * it releases it at the end, which gives it back if no call took it (a request refused for its input).
+ */
+export class AdmissionTicket {
+  constructor(
+    private permit: Permit | null,
+    private readonly giveBack: (permit: Permit) => Promise<void>,
+  ) {}
+
+  take(): Permit | null {
+    const permit = this.permit;
+    this.permit = null;
+    return permit;
+  }
+
+  async release(): Promise<void> {
+    const permit = this.take();
+    if (permit) await this.giveBack(permit);
+  }
+}
+
 /** A call that never reached the marketplace, for the history entry of a refusal made around the meter. */
 export type RefusedCall = Pick<MeteredCall<MarketCall>, 'requestId' | 'workspace' | 'call' | 'history'>;
 
 /**
  * One metered marketplace call, the same for a search, a job page and a bulk keyword: the data
- * gate and the site, admission (the workspace's concurrency and the shared upstream capacity, one
- * Redis round trip), the quota reservation (one round trip to accounts), exactly one marketplace
- * call, the delivery of its answer, then the charge (handed to the settlement outbox with the
- * permits' release, one round trip) or the release of everything taken. A failure at any step gives
- * back what was taken before it. Every call leaves one history entry.
+ * gate and the site, admission (the workspace's concurrency and the shared upstream capacity, and a
+ * unit of the workspace's quota allowance: one Redis round trip), the quota reservation when no
+ * allowance unit was taken (one round trip to accounts), exactly one marketplace call, the delivery
+ * of its answer, then the charge (handed to the settlement outbox with the permits' release, one
+ * round trip) or the release of everything taken. A failure at any step gives back what was taken
+ * before it. Every call leaves one history entry.
  */
 export class Meter {
   private readonly clock: () => number;
@@ -124,37 +157,37 @@ export class Meter {
     };
 
     const closed = this.refusalFor(input.call);
-    if (closed) return fail(closed, null);
+    if (closed) {
+      await input.admitted?.release().catch((error: unknown) => this.deps.logger.warn({ err: String(error) }, 'permit release failed; it lapses with its lease'));
+      return fail(closed, null);
+    }
 
-    // A permit of its own per run: two runs of one request id (a job page taken over) never share one.
     let admitted: Permit | AppError;
-    try {
-      admitted = await this.admit(input, `${input.requestId}:${randomBytes(4).toString('hex')}`);
-    } catch (error) {
-      return fail(this.unexpected(error), null);
+    const early = input.admitted?.take();
+    if (early) admitted = early;
+    else {
+      try {
+        admitted = await this.admit(input, holderOf(input.requestId));
+      } catch (error) {
+        return fail(this.unexpected(error), null);
+      }
     }
     if (admitted instanceof AppError) return fail(admitted, null);
     const permit = admitted;
 
-    let reservation: Awaited<ReturnType<QuotaLedger['reserve']>>;
-    try {
-      reservation = await this.deps.ledger.reserve(input.workspace.id, input.requestId);
-    } catch (error) {
-      // The reservation may have been made before the call failed (a timeout): release it too (a release
-      // of none is nothing), so that it does not hold a unit until it expires.
-      await this.giveBack(permit, input.requestId);
-      return fail(this.unexpected(error), null);
-    }
-    const { limit, used, remaining } = reservation;
-    if (!reservation.ok) {
+    const held = await this.quotaFor(permit, input);
+    if (held instanceof AppError) return fail(held, null);
+    if ('refused' in held) {
       await this.giveBack(permit, null);
       // Units held by requests still in flight are not available either: nothing remains to start.
-      return fail(new AppError('quota_exhausted', `The monthly quota of ${limit} requests is used up`), { limit, used, remaining: 0 });
+      return fail(new AppError('quota_exhausted', `The monthly quota of ${held.refused.limit} requests is used up`), held.refused);
     }
+    const { quota } = held;
     input.onReserved?.();
-    const quota = { limit, used, remaining };
+    // What the call holds: its own reservation (released by request id), or an allowance unit (given back with the permit).
+    const reserved = permit.allowance ? null : input.requestId;
     // Once given back, the unit is free again (now, or when the reservation expires): the figures say so.
-    const quotaGivenBack = { limit, used, remaining: Math.min(limit - used, remaining + 1) };
+    const quotaGivenBack = { limit: quota.limit, used: quota.used, remaining: Math.min(quota.limit - quota.used, quota.remaining + 1) };
 
     let value: MarketValue<C>;
     try {
@@ -162,7 +195,7 @@ export class Meter {
       // A caller that left while the page was read is not charged for an answer it will never get.
       input.signal.throwIfAborted();
     } catch (error) {
-      await this.giveBack(permit, input.requestId);
+      await this.giveBack(permit, reserved);
       if (error instanceof AppError) return fail(error, quotaGivenBack);
       if (input.signal.aborted) return fail(new AppError('service_unavailable', 'The call was abandoned'), quotaGivenBack);
       return fail(this.unexpected(error), quotaGivenBack);
@@ -174,17 +207,17 @@ export class Meter {
       delivered = await input.deliver({ value, quota });
     } catch (error) {
       // Handing the answer over failed (a page that could not be stored): nothing charged, the caller decides what next.
-      await this.giveBack(permit, input.requestId);
+      await this.giveBack(permit, reserved);
       this.deps.history.add(entry({ status: 500, code: 'internal_error', charged: 0, resultCount }));
       throw error;
     }
     if (delivered instanceof AppError) {
-      await this.giveBack(permit, input.requestId);
+      await this.giveBack(permit, reserved);
       this.deps.history.add(entry({ status: delivered.status, code: delivered.code, charged: 0, resultCount }));
       return { kind: 'failed', error: delivered, quota: quotaGivenBack };
     }
     if (!delivered) {
-      await this.giveBack(permit, input.requestId);
+      await this.giveBack(permit, reserved);
       this.deps.history.add(entry({ status: CALLER_LEFT_STATUS, code: null, charged: 0, resultCount }));
       return { kind: 'undelivered', quota: quotaGivenBack };
     }
@@ -198,17 +231,83 @@ export class Meter {
       this.deps.logger.warn({ err: String(error) }, 'settlement outbox unavailable; settling directly');
     }
     try {
+      if (permit.allowance) {
+        const settled = await this.deps.ledger.settleBatch([], [charged], [{ requestId: input.requestId, allowanceId: permit.allowance.allowanceId }]);
+        return { kind: 'delivered', charged: settled.charged === 1, quota };
+      }
       const settled = await this.deps.ledger.settle(input.requestId);
       this.deps.history.add({ ...charged, charged: settled.charged ? 1 : 0 });
       return { kind: 'delivered', charged: settled.charged, quota: { limit: settled.limit, used: settled.used, remaining: settled.remaining } };
     } catch (error) {
       // The answer was received: its charge is in the outbox if the handover reached Redis, else its
-      // reservation expires unsettled (a success not charged, never a failure charged). Its entry says
-      // not charged: should the outbox settle it after all, its entry (charged) wins.
+      // reservation (or allowance unit) expires unsettled (a success not charged, never a failure
+      // charged). Its entry says not charged: should the outbox settle it after all, its entry (charged) wins.
       this.deps.logger.error({ err: String(error), requestId: input.requestId }, 'charge neither handed over nor settled; the reservation will expire');
       this.deps.history.add({ ...charged, charged: 0 });
       return { kind: 'delivered', charged: false, quota };
     }
+  }
+
+  /**
+   * The call's unit of quota: the allowance unit its admission took, else a reservation of its own
+   * through accounts. A reservation refused at the limit looks at the allowance again (a lease may
+   * have landed since the admission) and, while units are on their way into or out of the
+   * allowance, waits for them: a call is refused only when the quota is used up or held by calls in
+   * flight. A failure of accounts is the AppError to answer with (the permit given back).
+   */
+  private async quotaFor(permit: Permit, input: MeteredCall<MarketCall>): Promise<{ quota: QuotaSnapshot } | { refused: QuotaSnapshot } | AppError> {
+    const { allowances } = this.deps;
+    if (permit.allowance) {
+      allowances?.noteTake(input.workspace.id, permit.allowance.allowanceId);
+      return { quota: permit.allowance.quota };
+    }
+    const deadline = this.clock() + UNITS_IN_TRANSIT_WAIT_MS;
+    for (;;) {
+      let reservation: Awaited<ReturnType<QuotaLedger['reserve']>>;
+      try {
+        reservation = await this.deps.ledger.reserve(input.workspace.id, input.requestId);
+      } catch (error) {
+        // The reservation may have been made before the call failed (a timeout): release it too (a release
+        // of none is nothing), so that it does not hold a unit until it expires.
+        await this.giveBack(permit, input.requestId);
+        return this.unexpected(error);
+      }
+      const { limit, used, remaining } = reservation;
+      if (reservation.ok) return { quota: { limit, used, remaining } };
+      if (!allowances) return { refused: { limit, used, remaining: 0 } };
+      let second: Awaited<ReturnType<Admission['takeUnit']>>;
+      try {
+        second = await this.deps.admission.takeUnit(permit);
+      } catch {
+        second = 'none';
+      }
+      if (typeof second === 'object') {
+        allowances.noteTake(input.workspace.id, second.allowanceId);
+        return { quota: second.quota };
+      }
+      if (second === 'none' || this.clock() >= deadline || input.signal.aborted) return { refused: { limit, used, remaining: 0 } };
+      await abortableSleep(UNITS_IN_TRANSIT_POLL_MS, input.signal).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The admission of an API request's first call, made in one Redis round trip with the request's
+   * rate (which refuses first, admitting nothing). A call not admitted now (the workspace at its
+   * concurrency, no shared capacity) gets no ticket and asks again when it runs, so that the
+   * request's input is still checked before those refusals, as without this.
+   */
+  async admitRequest(input: { workspace: { id: string; concurrency: number }; requestId: string; rate: RateCheck }): Promise<{ rate: WindowDecision; ticket: AdmissionTicket | null }> {
+    const decision = await this.deps.admission.admit(input.workspace.id, holderOf(input.requestId), input.workspace.concurrency, {
+      rate: input.rate,
+      allowance: Boolean(this.deps.allowances),
+    });
+    this.leaseIfDue(decision);
+    if (!decision.admitted) return { rate: decision.rate!, ticket: null };
+    return { rate: decision.rate!, ticket: new AdmissionTicket(decision.permit, (permit) => this.giveBack(permit, null)) };
+  }
+
+  private leaseIfDue(decision: AdmissionDecision): void {
+    if (decision.admitted && decision.leaseDue) this.deps.allowances?.lease(decision.leaseDue);
   }
 
   /**
@@ -246,7 +345,8 @@ export class Meter {
     const waitEnds = input.stopWaiting ? AbortSignal.any([input.signal, input.stopWaiting]) : input.signal;
     for (;;) {
       if (waitEnds.aborted) return new AppError('service_unavailable', 'The call was abandoned before it started');
-      const decision = await this.deps.admission.admit(input.workspace.id, holder, input.workspace.concurrency);
+      const decision = await this.deps.admission.admit(input.workspace.id, holder, input.workspace.concurrency, { allowance: Boolean(this.deps.allowances) });
+      this.leaseIfDue(decision);
       if (decision.admitted) return decision.permit;
       if (input.patience === 'brief') {
         if (decision.reason === 'concurrency') {
@@ -256,8 +356,9 @@ export class Meter {
           return new AppError('upstream_rate_limited', 'Upstream capacity is exhausted; retry shortly', { retryAfter: 1 });
         }
       }
-      // Jitter keeps waiters of many processes from asking in lockstep.
-      const wait = Math.min(decision.retryAfterMs, POLL_MS) + Math.random() * POLL_MS;
+      // Jitter keeps waiters of many processes from asking in lockstep (no rate is counted here: a refusal is the call's own).
+      const retryAfterMs = decision.reason === 'rate' ? POLL_MS : decision.retryAfterMs;
+      const wait = Math.min(retryAfterMs, POLL_MS) + Math.random() * POLL_MS;
       await abortableSleep(input.patience === 'brief' ? Math.min(wait, Math.max(1, capacityDeadline - this.clock())) : wait, waitEnds);
     }
   }
@@ -275,6 +376,11 @@ export class Meter {
         : undefined,
     ]);
   }
+}
+
+/** A permit's holder: the call's request id and a random part, so that two runs of one request id (a job page taken over) never share one. */
+function holderOf(requestId: string): string {
+  return `${requestId}:${randomBytes(4).toString('hex')}`;
 }
 
 /** The history entry of a call, from what it was and what came of it. */

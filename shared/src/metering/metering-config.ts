@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envNonNegativeInt, envPositiveInt, internalTokenSchema, redisUrlSchema } from '../config/env-fields.js';
 import { gateStateSchema } from '../contract/capabilities.js';
 import { MARKET_SITES, marketSiteSchema, type MarketSite } from '../contract/market-sites.js';
+import { MAX_ALLOWANCE_LEASE_MS, MAX_ALLOWANCE_UNITS } from '../internal/accounts/accounts-contract.js';
 import { marketConfigFrom, marketEnvFields } from '../market/market-config.js';
 
 const enabledSitesSchema = z
@@ -41,6 +42,15 @@ export const meteringEnvFields = {
   UPSTREAM_WAIT_MS: envNonNegativeInt(1500),
   // Permits are renewed every third of this while a call runs; a process that dies frees them within it.
   LEASE_MS: envPositiveInt(3000).pipe(z.number().min(300, { error: 'must be at least 300' })),
+  // Quota allowances (QuotaAllowances): units leased from accounts in blocks of this many, so that
+  // most calls reserve none of their own; 0 turns them off (every call reserves through accounts).
+  ALLOWANCE_BLOCK_UNITS: envNonNegativeInt(50).pipe(z.number().max(MAX_ALLOWANCE_UNITS, { error: `must be at most ${MAX_ALLOWANCE_UNITS}` })),
+  // Renewed while used; what processes that all died hold at most, and how long before accounts frees it.
+  ALLOWANCE_LEASE_MS: envPositiveInt(30_000).pipe(
+    z.number().min(3000, { error: 'must be at least 3000' }).max(MAX_ALLOWANCE_LEASE_MS, { error: `must be at most ${MAX_ALLOWANCE_LEASE_MS}` }),
+  ),
+  // An allowance nobody took from for this long goes back to accounts.
+  ALLOWANCE_IDLE_MS: envPositiveInt(1000).pipe(z.number().min(200, { error: 'must be at least 200' })),
   SETTLEMENT_CLAIM_IDLE_MS: envPositiveInt(30_000),
   SETTLEMENT_BATCH_INTERVAL_MS: envNonNegativeInt(0),
   ...marketEnvFields,
@@ -65,6 +75,7 @@ export function meteringConfigFrom(env: MeteringEnv) {
       waitMs: env.UPSTREAM_WAIT_MS,
     },
     leaseMs: env.LEASE_MS,
+    allowance: { blockUnits: env.ALLOWANCE_BLOCK_UNITS, leaseMs: env.ALLOWANCE_LEASE_MS, idleMs: env.ALLOWANCE_IDLE_MS },
     settlement: { claimIdleMs: env.SETTLEMENT_CLAIM_IDLE_MS, batchIntervalMs: env.SETTLEMENT_BATCH_INTERVAL_MS },
     market: marketConfigFrom(env),
   };

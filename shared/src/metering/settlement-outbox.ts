@@ -27,7 +27,7 @@ type Entry = { id: string; message: Record<string, string> };
 
 /**
  * Charges leave the request path through a Redis stream. A successful call keeps its quota
- * reservation (so the quota cannot be overspent) and is added here with its history entry and the
+ * reservation or allowance unit (so the quota cannot be overspent) and is added here with its history entry and the
  * permits' release, in one round trip before the answer (Admission.complete). The settlers of every
  * process read the stream as one consumer group and settle in batches through the ledger, which
  * records the entries in the same transaction (a charge is never without its entry, even when the
@@ -121,9 +121,11 @@ export class SettlementOutbox {
   }
 
   private async settleTogether(entries: Entry[], withHistory: boolean): Promise<void> {
-    const requestIds = entries.map((entry) => entry.message.r).filter((id): id is string => Boolean(id));
-    if (requestIds.length === 0) return;
-    const result = await this.ledger.settleBatch(requestIds, withHistory ? entries.flatMap((entry) => this.historyOf(entry)) : []);
+    // An entry naming an allowance (`a`) was answered with one of its units; the others reserved their own.
+    const requestIds = entries.filter((entry) => !entry.message.a).map((entry) => entry.message.r).filter((id): id is string => Boolean(id));
+    const allowanceCharges = entries.flatMap((entry) => (entry.message.r && entry.message.a ? [{ requestId: entry.message.r, allowanceId: entry.message.a }] : []));
+    if (requestIds.length === 0 && allowanceCharges.length === 0) return;
+    const result = await this.ledger.settleBatch(requestIds, withHistory ? entries.flatMap((entry) => this.historyOf(entry)) : [], allowanceCharges);
     if (result.unknown.length > 0) this.logger.warn({ unknown: result.unknown.length }, 'settled request ids without a reservation');
     if (result.notCharged > 0) this.logger.warn({ notCharged: result.notCharged }, 'late settlements beyond the quota were not charged');
   }

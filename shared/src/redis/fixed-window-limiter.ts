@@ -39,6 +39,14 @@ export class FixedWindowLimiter {
     return limiter;
   }
 
+  /**
+   * The Redis key of a caller's counter for a window: for scripts that count a call together with
+   * other work in one round trip (Admission), as rate-limiter-flexible counts it (see windowDecision).
+   */
+  keyOf(key: string, windowSeconds: number): string {
+    return `${this.keyPrefix}${windowSeconds}s:${key}`;
+  }
+
   /** Counts one call; a refusal is a value, a Redis failure throws. */
   async consume(key: string, limit: number, windowSeconds: number): Promise<WindowDecision> {
     const limiter = this.limiterFor(limit, windowSeconds);
@@ -72,4 +80,15 @@ export class FixedWindowLimiter {
       resetSeconds: Math.max(1, Math.ceil((result?.msBeforeNext ?? windowSeconds * 1000) / 1000)),
     };
   }
+}
+
+/** The decision of a fixed window from its counter after the call was counted and the window's time left, as consume() makes it. */
+export function windowDecision(consumed: number, msLeft: number, limit: number, windowSeconds: number): WindowDecision {
+  return {
+    allowed: consumed <= limit,
+    limit,
+    remaining: Math.max(0, limit - consumed),
+    windowSeconds,
+    resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
+  };
 }

@@ -10,6 +10,7 @@ import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { InternalClientOptions } from '@comps/shared/internal/internal-client';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
+import type { QuotaAllowances } from '@comps/shared/metering/quota-allowances';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { getUsageRoute } from '../routes/account/get-usage.js';
@@ -51,6 +52,8 @@ import { serveRoute, type ServeDeps } from './serve-route.js';
 export interface ApiDeps extends ServeDeps {
   accounts: AccountsClient;
   settlements: SettlementOutbox;
+  /** The workspaces' quota allowances, whose idle units a usage read counts as remaining (absent when turned off). */
+  allowances?: QuotaAllowances | undefined;
   idempotency: IdempotencyStore;
   capabilities: Capabilities;
   jobs: JobsClient;

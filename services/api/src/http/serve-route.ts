@@ -10,7 +10,7 @@ import type { HistorySink } from '@comps/shared/internal/accounts/history-record
 import type { QuotaSnapshot } from '@comps/shared/internal/accounts/quota';
 import type { Logger } from '@comps/shared/logging/create-logger';
 import type { MarketCall, MarketValue } from '@comps/shared/market/market-call';
-import type { Meter } from '@comps/shared/metering/meter';
+import type { AdmissionTicket, Meter } from '@comps/shared/metering/meter';
 import { meterTogether } from '@comps/shared/metering/meter-together';
 import type { FixedWindowLimiter, WindowDecision } from '@comps/shared/redis/fixed-window-limiter';
 import { callRedis } from '@comps/shared/redis/redis-errors';
@@ -116,6 +116,8 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
     const { signal, dispose } = requestSignal(ctx, deps.stopping);
     let caller: Caller | undefined;
     let rate: WindowDecision | undefined;
+    // The first call's admission, made with the rate check (one round trip): taken by that call, or given back at the end.
+    let ticket: AdmissionTicket | null = null;
     let rawBody: unknown;
     let metered = false;
     const commonHeaders = (quota: QuotaSnapshot | null | undefined): Record<string, string> => ({
@@ -144,7 +146,7 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
       let sent: string | null = null;
       const outcome = await meterTogether(deps.meter, {
         workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
-        calls: calls.map((call, index) => ({ requestId: index === 0 ? requestId : newRequestId(), call })),
+        calls: calls.map((call, index) => ({ requestId: index === 0 ? requestId : newRequestId(), call, admitted: index === 0 ? ticket : null })),
         signal,
         patience: 'brief',
         history: { method: ctx.method, path: route.path, jobId: null, apiKeyId: principal.apiKeyId, apiKeyPrefix: principal.apiKeyPrefix },
@@ -168,7 +170,16 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
       caller = await deps.authenticator.authenticate(ctx.get('authorization') || undefined, clientNetworkOf(ctx.ip));
       const { principal } = caller;
       const { requests, windowSeconds } = principal.plan.rateLimit;
-      rate = await callRedis(() => deps.rateLimiter.consume(principal.workspaceId, requests, windowSeconds));
+      if (route.market === 'call') {
+        // A metered route counts the request against the rate and admits its first call in one Redis round trip.
+        const admission = await deps.meter.admitRequest({
+          workspace: { id: principal.workspaceId, concurrency: principal.plan.concurrency },
+          requestId,
+          rate: { key: deps.rateLimiter.keyOf(principal.workspaceId, windowSeconds), limit: requests, windowSeconds },
+        });
+        rate = admission.rate;
+        ticket = admission.ticket;
+      } else rate = await callRedis(() => deps.rateLimiter.consume(principal.workspaceId, requests, windowSeconds));
       if (!rate.allowed) {
         throw new AppError('rate_limited', `Rate limit of ${requests} requests per ${windowSeconds} s exceeded; retry after ${rate.resetSeconds} s`, { retryAfter: rate.resetSeconds });
       }
@@ -198,6 +209,8 @@ function serveApiKey(route: ApiKeyRoute<any, any, any>, deps: ServeDeps): Middle
       result = { kind: 'error', error: appError };
     }
 
+    // No call took the admission (the input was refused, an idempotent replay): it goes back before the answer.
+    await ticket?.release().catch((error: unknown) => deps.logger.warn({ err: String(error) }, 'permit release failed; it lapses with its lease'));
     const received = result.kind === 'sent' ? result.body !== null : await answer(result);
     if (result.kind === 'sent' && !received) ctx.state.notReceived = true;
     dispose();

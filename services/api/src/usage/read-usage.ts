@@ -1,14 +1,21 @@
 import type { Usage } from '@comps/shared/contract/usage';
 import { MAX_ANSWERED_REQUEST_IDS } from '@comps/shared/internal/accounts/accounts-contract';
 import { type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import type { QuotaAllowances } from '@comps/shared/metering/quota-allowances';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 
 /**
  * The workspace's usage as its caller must see it: successes already answered count at once,
- * though their charge may still wait in the settlement outbox (read your own writes).
+ * though their charge may still wait in the settlement outbox (read your own writes); the idle
+ * units of the workspace's allowance count as remaining (they can still be started). Both are read
+ * from Redis together, then accounts answers.
  */
-export async function readUsage(deps: { accounts: AccountsClient; settlements: SettlementOutbox }, workspaceId: string): Promise<Usage> {
+export async function readUsage(
+  deps: { accounts: AccountsClient; settlements: SettlementOutbox; allowances?: QuotaAllowances | undefined },
+  workspaceId: string,
+): Promise<Usage> {
+  const [pending, allowanceUnits] = await Promise.all([deps.settlements.pendingOf(workspaceId), deps.allowances?.idleUnitsOf(workspaceId) ?? []]);
   // Normally a handful (settling takes well under a second); a stalled backlog is counted up to the limit.
-  const answeredRequestIds = (await deps.settlements.pendingOf(workspaceId)).slice(0, MAX_ANSWERED_REQUEST_IDS);
-  return (deps.accounts.usage.get.query({ workspaceId, answeredRequestIds }));
+  const answeredRequestIds = pending.slice(0, MAX_ANSWERED_REQUEST_IDS);
+  return deps.accounts.usage.get.query({ workspaceId, answeredRequestIds, allowanceUnits });
 }

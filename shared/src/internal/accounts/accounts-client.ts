@@ -21,7 +21,10 @@ export function accountsQuotaLedger(client: AccountsClient): QuotaLedger {
       await client.quota.release.mutate({ requestId });
     },
     settle: (requestId) => client.quota.settle.mutate({ requestId }),
-    settleBatch: (requestIds, history) => client.quota.settleBatch.mutate({ requestIds, history }),
+    settleBatch: (requestIds, history, allowanceCharges = []) => client.quota.settleBatch.mutate({ requestIds, history, allowanceCharges }),
+    leaseAllowance: (input) => client.quota.leaseAllowance.mutate(input),
+    renewAllowances: async (allowanceIds, leaseMs) => (await client.quota.renewAllowances.mutate({ allowanceIds, leaseMs })).renewed,
+    returnAllowance: async (allowanceId, units) => (await client.quota.returnAllowance.mutate({ allowanceId, units })).returned,
   };
 }
 

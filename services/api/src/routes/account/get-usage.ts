@@ -1,12 +1,13 @@
 import { usageSchema } from '@comps/shared/contract/usage';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import type { QuotaAllowances } from '@comps/shared/metering/quota-allowances';
 import type { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
 import { defineRoute } from '../../http/route-definition.js';
 import { readUsage } from '../../usage/read-usage.js';
 import { USAGE_EXAMPLE } from '../examples.js';
 
 /** `GET /usage`: the caller's plan and quota, counting successes answered but not yet settled. Not charged. */
-export function getUsageRoute(deps: { accounts: AccountsClient; settlements: SettlementOutbox }) {
+export function getUsageRoute(deps: { accounts: AccountsClient; settlements: SettlementOutbox; allowances?: QuotaAllowances | undefined }) {
   return defineRoute({
     method: 'GET',
     path: '/usage',

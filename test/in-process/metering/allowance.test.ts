@@ -1,0 +1,295 @@
+import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'undici';
+import { createClient } from 'redis';
+import { accountsQuotaLedger, createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { newRequestId } from '@comps/shared/ids';
+import { createLogger } from '@comps/shared/logging/create-logger';
+import { MarketClient } from '@comps/shared/market/market-client';
+import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
+import type { MarketCall } from '@comps/shared/market/market-call';
+import { Admission } from '@comps/shared/metering/admission';
+import { Meter, type MeterOutcome } from '@comps/shared/metering/meter';
+import { QuotaAllowances } from '@comps/shared/metering/quota-allowances';
+import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
+import { SettlementOutbox } from '@comps/shared/metering/settlement-outbox';
+import { connectInBackground, createRedisClient, type RedisClient } from '@comps/shared/redis/create-redis';
+import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
+import { z } from 'zod';
+import { createWorkspace } from '../../helpers/accounts-client.js';
+import { eventually } from '../../helpers/http-client.js';
+import { SAMPLE_QUERY } from '../../helpers/listing-query.js';
+import { startInProcessStack } from '../../helpers/in-process-stack.js';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
+import { createDb } from '@comps/shared/db/create-db';
+import type { AccountsDatabase } from '../../../services/accounts/src/db/database.js';
+
+// Quota allowances in process: processes made as createMetering makes them (admission, allowances,
+// meter, settlement outbox), on the real Redis, the real accounts service and the simulator.
+const stack = await startInProcessStack(t);
+const logger = createLogger('allowance-test', 'silent');
+const redis = createRedisClient({ url: TEST_REDIS_URL }, logger);
+await connectInBackground(redis, logger);
+const probe = await createClient({ url: TEST_REDIS_URL }).connect();
+const agent = new Agent();
+const accounts = createAccountsClient({ url: stack.accountsInternalUrl, internalToken: stack.internalToken, timeoutMs: 5000, dispatcher: agent });
+const ledger = accountsQuotaLedger(accounts);
+const market = new MarketClient(marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: stack.simulatorUrl, MARKET_TIMEOUT_MS: '5000' })));
+const db = createDb<AccountsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 2 });
+const closers: Array<() => Promise<unknown>> = [];
+t.teardown(async () => {
+  for (const close of closers.reverse()) await close();
+  await market.close();
+  await agent.close();
+  await db.destroy();
+  redis.destroy();
+  probe.destroy();
+});
+
+const search = (keyword: string): MarketCall => ({ kind: 'search', query: { ...SAMPLE_QUERY, keyword, count: 5 } });
+const history = { method: 'GET', path: '/v1/scrape', jobId: null, apiKeyId: null, apiKeyPrefix: null };
+
+/** A client that counts the commands sent through it (a script call, a read: each one round trip). */
+function counting(client: RedisClient): { client: RedisClient; count: () => number } {
+  let sent = 0;
+  const methods = new Set(['evalSha', 'eval', 'hmGet', 'hGet', 'sMembers']);
+  const proxy = new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof property === 'string' && methods.has(property) && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          sent += 1;
+          return (value as (...rest: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return value;
+    },
+  });
+  return { client: proxy, count: () => sent };
+}
+
+interface Process {
+  meter: Meter;
+  admission: Admission;
+  allowances: QuotaAllowances;
+  /** Round trips of the admission's calls (admit, complete, renewals). */
+  admissionTrips: () => number;
+  /** Calls to accounts of the request path and of leasing. */
+  calls: { reserve: number; lease: number };
+  stop(): Promise<void>;
+}
+
+/** One api or jobs process of a deployment (`prefix`): what createMetering wires, with counters. */
+function processOf(prefix: string, options: { blockUnits?: number; idleMs?: number; leaseMs?: number; permitLeaseMs?: number } = {}): Process {
+  const calls = { reserve: 0, lease: 0 };
+  const counted: QuotaLedger = {
+    ...ledger,
+    reserve: (workspaceId, requestId) => {
+      calls.reserve += 1;
+      return ledger.reserve(workspaceId, requestId);
+    },
+    leaseAllowance: (input) => {
+      calls.lease += 1;
+      return ledger.leaseAllowance(input);
+    },
+  };
+  const reader = createRedisClient({ url: TEST_REDIS_URL, commandTimeoutMs: 5000 }, logger);
+  void connectInBackground(reader, logger);
+  const outbox = new SettlementOutbox(redis, reader, counted, logger, { key: `${prefix}settlements` });
+  outbox.start();
+  const allowances = new QuotaAllowances(redis, counted, { keyPrefix: `${prefix}allowance:`, blockUnits: options.blockUnits ?? 20, leaseMs: options.leaseMs ?? 30_000, idleMs: options.idleMs ?? 60_000 }, logger);
+  const trips = counting(redis);
+  const admission = new Admission(
+    trips.client,
+    outbox.keys,
+    { keyPrefix: `${prefix}upstream:`, leaseMs: options.permitLeaseMs ?? 3000, maxInFlight: 500, callsPerSecond: 100_000, workspaceShare: 1, allowance: allowances.taking },
+    logger,
+  );
+  const meter = new Meter({
+    market,
+    admission,
+    ledger: counted,
+    allowances,
+    dataGate: { sold: 'open', active: 'open', item: 'open' },
+    enabledSites: ['market.com'],
+    capacityWaitMs: 0,
+    history: { add: () => undefined },
+    logger,
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await admission.close();
+    await outbox.close();
+    await allowances.close();
+    reader.destroy();
+  };
+  closers.push(stop);
+  return { meter, admission, allowances, admissionTrips: trips.count, calls, stop };
+}
+
+async function run(process: Process, workspaceId: string, keyword = 'lamp'): Promise<MeterOutcome & { requestId: string }> {
+  const requestId = newRequestId();
+  const outcome = await process.meter.run({
+    workspace: { id: workspaceId, concurrency: 500 },
+    requestId,
+    call: search(keyword),
+    signal: new AbortController().signal,
+    patience: 'brief',
+    history,
+    deliver: async () => true,
+  });
+  return { ...outcome, requestId };
+}
+
+const newPrefix = () => `test:allowance:${randomBytes(4).toString('hex')}:`;
+const idleOf = async (prefix: string, workspaceId: string) => Number(await probe.hGet(`${prefix}allowance:${workspaceId}`, 'units'));
+const allowanceIdOf = async (prefix: string, workspaceId: string) => probe.hGet(`${prefix}allowance:${workspaceId}`, 'id');
+/** The workspace's figures once nothing is held: every charge settled, every idle unit back (accounts' own view). */
+async function settledUsage(workspaceId: string, used: number) {
+  let last: unknown;
+  try {
+    return await eventually(`${workspaceId}: ${used} charged and nothing held`, async () => {
+      const usage = await accounts.usage.get.query({ workspaceId });
+      last = { used: usage.used, remaining: usage.remaining, allowances: await db.selectFrom('quotaAllowances').selectAll().where('workspaceId', '=', workspaceId).execute() };
+      return usage.used === used && usage.used + usage.remaining === usage.plan.monthlyQuota ? usage : undefined;
+    }, { timeoutMs: 15_000, intervalMs: 100 });
+  } catch (error) {
+    throw new Error(`${String(error)}; last seen ${JSON.stringify(last)}`, { cause: error });
+  }
+}
+
+/** A burst of calls in one second: the workspace is busy, and one process leases a block. */
+async function warmUp(process: Process, prefix: string, workspaceId: string): Promise<number> {
+  const burst = await Promise.all(Array.from({ length: 4 }, () => run(process, workspaceId)));
+  await eventually('an allowance is leased', async () => ((await allowanceIdOf(prefix, workspaceId)) ? true : undefined));
+  const delivered = burst.filter((outcome) => outcome.kind === 'delivered').length;
+  // The burst's charges settled, so that what follows starts from a quiet ledger.
+  await eventually('the burst is charged', async () => ((await accounts.usage.get.query({ workspaceId })).used === delivered ? true : undefined), { timeoutMs: 10_000 });
+  return delivered;
+}
+
+t.test('a busy workspace leases an allowance: its calls then reserve nothing through accounts, make two Redis round trips, and are charged once each', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { blockUnits: 20 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const warm = await warmUp(api, prefix, workspaceId);
+  t.equal(api.calls.lease, 1, 'one lease for the burst');
+  // The burst's own reservations may have landed after the lease's answer: the figures catch up at the next renewal (each second while used).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+
+  const reservesBefore = api.calls.reserve;
+  const tripsBefore = api.admissionTrips();
+  const outcomes: Array<MeterOutcome & { requestId: string }> = [];
+  for (let index = 0; index < 30; index += 1) outcomes.push(await run(api, workspaceId));
+  const trips = api.admissionTrips() - tripsBefore;
+  t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'thirty successes');
+  t.equal(api.calls.reserve - reservesBefore, 0, 'no reservation through accounts: every unit came from the allowance');
+  t.ok(api.calls.lease >= 2, `the allowance was topped up in the background (${api.calls.lease} leases for ${warm + 30} calls)`);
+  t.ok(trips >= 60 && trips <= 62, `two Redis round trips a call (admission with the unit, completion with the charge): ${trips} for 30 calls, renewals included`);
+  t.strictSame(
+    outcomes.map((outcome) => (outcome.kind === 'delivered' ? outcome.quota.remaining : -1)),
+    Array.from({ length: 30 }, (_, index) => 10_000 - warm - index - 1),
+    'each answer says what remains with its own unit in flight, as a reservation does',
+  );
+  await api.stop();
+  const usage = await settledUsage(workspaceId, warm + 30);
+  t.equal(usage.remaining, 10_000 - warm - 30);
+  const charges = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  t.equal(charges.length, warm + 30, 'one charge row per success');
+  t.ok(charges.filter((row) => outcomes.some((outcome) => outcome.requestId === row.requestId)).every((row) => row.allowanceId !== null), "the thirty were charged from the allowance");
+});
+
+t.test('a failure gives its unit back to the allowance at once; a clean stop gives the idle units back to accounts', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { blockUnits: 20 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const warm = await warmUp(api, prefix, workspaceId);
+  const before = await idleOf(prefix, workspaceId);
+  const failed = await run(api, workspaceId, 'lamp sim:error');
+  t.match(failed, { kind: 'failed', error: { code: 'upstream_error' } });
+  t.equal(await idleOf(prefix, workspaceId), before, 'the unit it took is idle again');
+  const held = await accounts.usage.get.query({ workspaceId });
+  t.ok(held.used + held.remaining < 10_000, 'accounts counts the allowance as held');
+  const allowanceId = await allowanceIdOf(prefix, workspaceId);
+  await api.stop();
+  t.equal(await allowanceIdOf(prefix, workspaceId), null, 'stopped: the allowance is out of use');
+  const usage = await settledUsage(workspaceId, warm);
+  t.equal(usage.remaining, 10_000 - warm, 'and its idle units are free in the ledger');
+  const row = await db.selectFrom('quotaAllowances').select(['units', 'charged', 'returned']).where('id', '=', allowanceId!).executeTakeFirstOrThrow();
+  t.equal(row.units - row.charged - row.returned, 0, `nothing left held (${row.units} leased, ${row.charged} charged, ${row.returned} returned)`);
+});
+
+t.test('an allowance nobody takes from goes back to accounts after its idle time', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { blockUnits: 20, idleMs: 400 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const warm = await warmUp(api, prefix, workspaceId);
+  await settledUsage(workspaceId, warm);
+  t.equal(await allowanceIdOf(prefix, workspaceId), null, 'idle: taken out of use');
+  await api.stop();
+});
+
+t.test('the unit of a call whose process died comes back when its permit lapses; the call is not charged', async (t) => {
+  const prefix = newPrefix();
+  const survivor = processOf(prefix, { blockUnits: 20, permitLeaseMs: 500 });
+  const dying = processOf(prefix, { blockUnits: 20, permitLeaseMs: 500 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const warm = await warmUp(survivor, prefix, workspaceId);
+  const before = await idleOf(prefix, workspaceId);
+  // The dying process admits a call and takes a unit, then dies before the call ends (no renewal, no completion).
+  const decision = await dying.admission.admit(workspaceId, `${newRequestId()}:dead`, 500, { allowance: true });
+  t.ok(decision.admitted && decision.permit.allowance, 'it took a unit of the shared allowance');
+  t.equal(await idleOf(prefix, workspaceId), before - 1);
+  await dying.stop();
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  const next = await run(survivor, workspaceId);
+  t.equal(next.kind, 'delivered');
+  t.equal(await idleOf(prefix, workspaceId), before - 1, "the lapsed unit came back to the allowance and the survivor's call took one");
+  await survivor.stop();
+  await settledUsage(workspaceId, warm + 1);
+  t.pass('only the answered successes were charged');
+});
+
+t.test('near the end of a quota: blocks only while a block stays free, then a reservation per call; exactly the quota is charged, refused only once it is used up', async (t) => {
+  const prefix = newPrefix();
+  const processes = [processOf(prefix, { blockUnits: 20 }), processOf(prefix, { blockUnits: 20 })];
+  const { workspaceId } = await createWorkspace(stack, { quota: 70 });
+  const outcomes = await Promise.all(Array.from({ length: 90 }, (_, index) => run(processes[index % 2]!, workspaceId)));
+  const delivered = outcomes.filter((outcome) => outcome.kind === 'delivered');
+  const refused = outcomes.filter((outcome) => outcome.kind === 'failed' && outcome.error.code === 'quota_exhausted');
+  t.equal(delivered.length, 70, 'every unit of the quota answered a call');
+  t.equal(refused.length, 20, 'the others refused as quota_exhausted');
+  const leases = processes.reduce((sum, process) => sum + process.calls.lease, 0);
+  const reserves = processes.reduce((sum, process) => sum + process.calls.reserve, 0);
+  t.ok(reserves >= 70 - 2 * 20, `the last units were reserved one call at a time (${reserves} reservations, ${leases} leases asked)`);
+  for (const process of processes) await process.stop();
+  const usage = await settledUsage(workspaceId, 70);
+  t.equal(usage.remaining, 0);
+  const charged = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  t.strictSame(charged.map((row) => row.requestId).sort(), delivered.map((outcome) => outcome.requestId).sort(), 'the charges are the answered successes, once each');
+  const fromAllowance = charged.filter((row) => row.allowanceId !== null).length;
+  t.comment(`${fromAllowance} charged from the allowance, ${charged.length - fromAllowance} from reservations of their own`);
+});
+
+t.test("the request's rate is counted with its first call's admission, in the same round trip", async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix);
+  const { workspaceId } = await createWorkspace(stack, { quota: 100 });
+  const limiter = new FixedWindowLimiter(redis, `${prefix}rate:`);
+  const rate = { key: limiter.keyOf(workspaceId, 60), limit: 2, windowSeconds: 60 };
+  const workspace = { id: workspaceId, concurrency: 10 };
+  const first = await api.meter.admitRequest({ workspace, requestId: newRequestId(), rate });
+  const second = await api.meter.admitRequest({ workspace, requestId: newRequestId(), rate });
+  const third = await api.meter.admitRequest({ workspace, requestId: newRequestId(), rate });
+  t.match([first.rate, second.rate, third.rate], [{ allowed: true, remaining: 1 }, { allowed: true, remaining: 0 }, { allowed: false, remaining: 0, limit: 2, windowSeconds: 60 }]);
+  t.ok(first.ticket && second.ticket, 'the first two are admitted');
+  t.equal(third.ticket, null, 'the third is refused and admits nothing');
+  t.equal(Number(await probe.zCard(`${prefix}upstream:in-flight:${workspaceId}`)), 2);
+  t.match(await limiter.peek(workspaceId, 2, 60), { allowed: false, remaining: 0 }, 'the same counter as the limiter');
+  await first.ticket!.release();
+  await second.ticket!.release();
+  t.equal(Number(await probe.zCard(`${prefix}upstream:in-flight:${workspaceId}`)), 0, 'released tickets give their permits back');
+  await api.stop();
+});
