@@ -46,13 +46,18 @@ export const meteringEnvFields = {
   // most calls reserve none of their own; 0 turns them off (every call reserves through accounts).
   ALLOWANCE_BLOCK_UNITS: envNonNegativeInt(50).pipe(z.number().max(MAX_ALLOWANCE_UNITS, { error: `must be at most ${MAX_ALLOWANCE_UNITS}` })),
   // Renewed while used; what processes that all died hold at most, and how long before accounts frees it.
-  ALLOWANCE_LEASE_MS: envPositiveInt(30_000).pipe(
+  // Longer than the outbox's takeover of a dead process's charges (SETTLEMENT_CLAIM_IDLE_MS), so that
+  // those are charged from the allowance, not as late charges that need free quota.
+  ALLOWANCE_LEASE_MS: envPositiveInt(60_000).pipe(
     z.number().min(3000, { error: 'must be at least 3000' }).max(MAX_ALLOWANCE_LEASE_MS, { error: `must be at most ${MAX_ALLOWANCE_LEASE_MS}` }),
   ),
   // An allowance nobody took from for this long goes back to accounts.
   ALLOWANCE_IDLE_MS: envPositiveInt(1000).pipe(z.number().min(200, { error: 'must be at least 200' })),
   SETTLEMENT_CLAIM_IDLE_MS: envPositiveInt(30_000),
-  SETTLEMENT_BATCH_INTERVAL_MS: envNonNegativeInt(0),
+  // Charges count as used at once (the outbox's pending set), so settling them a tenth of a second
+  // later costs nothing visible: one transaction for several charges instead of one each (at one
+  // caller, bench:api measured accounts' CPU per search 4.7 → 1.8 ms and the api's round trips 2.9 → 2.3).
+  SETTLEMENT_BATCH_INTERVAL_MS: envNonNegativeInt(100),
   ...marketEnvFields,
 };
 
