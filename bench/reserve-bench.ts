@@ -3,7 +3,8 @@ import { Socket } from 'node:net';
 import { createDb } from '@comps/shared/db/create-db';
 import { newRequestId } from '@comps/shared/ids';
 import { createLedgerContext } from '../services/accounts/src/ledger/ledger-context.js';
-import { reserveQuota } from '../services/accounts/src/ledger/ledger-service.js';
+import { leaseAllowance } from '../services/accounts/src/ledger/allowance-service.js';
+import { reserveQuota, settleQuotaBatch } from '../services/accounts/src/ledger/ledger-service.js';
 import { createWorkspace, setWorkspaceLimits } from '../services/accounts/src/workspaces/workspace-service.js';
 import { cpuMs, log, resetBenchDatabase, runBench, startBenchStack } from './bench-stack.js';
 
@@ -15,6 +16,10 @@ import { cpuMs, log, resetBenchDatabase, runBench, startBenchStack } from './ben
  * p50 at one caller, CPU per reservation of this process and of mariadbd at 8 callers.
  * Through accounts (a stack started by launchStack, the accounts tRPC client): p50 at one caller, CPU
  * per reservation of accounts and of mariadbd at 8 callers.
+ *
+ * Beside it, what an allowance costs instead (QuotaAllowances): a lease of a block of 50 units, and
+ * the settlement of its charges in batches of 10 (as the outbox settles them), in round trips and
+ * time, per block and per unit: the request path itself makes no call to accounts then.
  *
  * The machine is shared: each figure is the median of BENCH_REPEATS runs. BENCH_PARTS picks
  * `ledger`, `accounts` or both; BENCH_SECONDS is the length of each run.
@@ -131,9 +136,44 @@ async function ledgerPart(mariadb: () => number): Promise<void> {
     log(`ledger: round trips per refused reservation: ${((writes.count() - refusedStart) / sequential).toFixed(2)}`);
 
     await measure('ledger', reserve, { 'this process': ownCpuMs, mariadbd: mariadb });
+    await allowanceCosts(ledger, workspaceId, writes);
   } finally {
     await db.destroy();
   }
+}
+
+/** A block of 50 units leased, then its 50 charges settled ten at a time: round trips and p50, per block and per unit. */
+async function allowanceCosts(ledger: ReturnType<typeof createLedgerContext>, workspaceId: string, writes: { count(): number }): Promise<void> {
+  const BLOCK = 50;
+  const BATCH = 10;
+  const leaseTimes: number[] = [];
+  const settleTimes: number[] = [];
+  let leaseTrips = 0;
+  let settleTrips = 0;
+  let blocks = 0;
+  for (let repeat = 0; repeat < 20 * REPEATS; repeat += 1) {
+    let trips = writes.count();
+    let started = performance.now();
+    const lease = await leaseAllowance(ledger, { workspaceId, allowanceId: null, units: BLOCK, leaseMs: 60_000 });
+    leaseTimes.push(performance.now() - started);
+    leaseTrips += writes.count() - trips;
+    if (!lease.ok) throw new Error('a lease was refused: the bench quota is too small');
+    blocks += 1;
+    for (let start = 0; start < BLOCK; start += BATCH) {
+      const charges = Array.from({ length: BATCH }, () => ({ requestId: newRequestId(), allowanceId: lease.allowanceId }));
+      trips = writes.count();
+      started = performance.now();
+      await settleQuotaBatch(ledger, [], [], charges);
+      settleTimes.push(performance.now() - started);
+      settleTrips += writes.count() - trips;
+    }
+  }
+  const settleBatches = settleTimes.length;
+  log(
+    `ledger: allowance of ${BLOCK} units: lease p50 ${median(leaseTimes).toFixed(2)} ms, ${(leaseTrips / blocks).toFixed(1)} round trips; ` +
+      `its charges settled ${BATCH} at a time: p50 ${median(settleTimes).toFixed(2)} ms, ${(settleTrips / settleBatches).toFixed(1)} round trips a batch; ` +
+      `per unit ${((leaseTrips + settleTrips) / (blocks * BLOCK)).toFixed(2)} round trips, off the request path`,
+  );
 }
 
 async function accountsPart(mariadb: () => number): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AccountsExecutor, AllowanceState, ReservationState } from '../db/database.js';
+import type { AccountsExecutor, AllowanceState } from '../db/database.js';
 
 export interface Allowance {
   id: string;
@@ -87,13 +87,6 @@ export async function listExpiredAllowances(db: AccountsExecutor, now: Date, lim
 export async function deleteExpiredAllowances(db: AccountsExecutor, cutoff: Date, limit: number): Promise<number> {
   const result = await db.deleteFrom('quotaAllowances').where('state', '=', 'expired').where('expiresAt', '<', cutoff).limit(limit).executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-/** The request ids among these that already have a row (a reservation, or a charge taken from an allowance), with its state. */
-export async function requestIdsWithRows(db: AccountsExecutor, requestIds: string[]): Promise<Map<string, ReservationState>> {
-  if (requestIds.length === 0) return new Map();
-  const rows = await db.selectFrom('usageReservations').select(['requestId', 'state']).where('requestId', 'in', requestIds).execute();
-  return new Map(rows.map((row) => [row.requestId, row.state]));
 }
 
 /**

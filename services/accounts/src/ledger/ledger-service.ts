@@ -6,7 +6,7 @@ import { AppError } from '@comps/shared/errors/app-error';
 import { recordHistory } from '../history/history-service.js';
 import type { LedgerContext } from './ledger-context.js';
 import type { AccountsExecutor } from '../db/database.js';
-import { changeAllowance, heldUnitsOf, insertAllowanceCharges, lockAllowances, requestIdsWithRows, type Allowance } from './allowance-repository.js';
+import { changeAllowance, heldUnitsOf, insertAllowanceCharges, lockAllowances, type Allowance } from './allowance-repository.js';
 import { releaseExpiredAllowances } from './allowance-service.js';
 import { monthlyQuotaOf } from './monthly-quota.js';
 import {
@@ -113,7 +113,7 @@ interface CounterWork {
  * and a row under its request id records it (the primary key makes it once). A unit no longer held
  * (a reservation released after its lease, an allowance freed after its lease or with nothing left)
  * is charged only if the quota still allows it. Locks are taken in one order everywhere:
- * reservations, then allowances, then counters.
+ * allowances, then reservations, then counters.
  */
 async function settleCharges(
   ledger: LedgerContext,
@@ -124,13 +124,13 @@ async function settleCharges(
 ): Promise<{ charged: Map<string, boolean>; unknown: string[] }> {
   const ownUnits = new Set(requestIds);
   const takes = [...new Map(allowanceCharges.filter((take) => !ownUnits.has(take.requestId)).map((take) => [take.requestId, take])).values()];
+  // The allowances first: a concurrent settlement of the same takes holds them until it commits, so
+  // the rows it recorded are seen by the reservations' locking read that follows, and stand.
+  const allowances = new Map((await lockAllowances(trx, [...new Set(takes.map((take) => take.allowanceId))])).map((allowance) => [allowance.id, allowance]));
   const reservations = await lockReservations(trx, [...ownUnits, ...takes.map((take) => take.requestId)]);
   const withRow = new Set(reservations.map((reservation) => reservation.requestId));
   // A take whose request id has a row already was settled before (a retry), or is a page that also reserved its own unit: settled as that row.
   const newTakes = takes.filter((take) => !withRow.has(take.requestId));
-  const allowances = new Map((await lockAllowances(trx, [...new Set(newTakes.map((take) => take.allowanceId))])).map((allowance) => [allowance.id, allowance]));
-  // A concurrent settlement of the same takes held these allowances until it committed: what it recorded is seen now, and stands.
-  const recorded = newTakes.length > 0 ? await requestIdsWithRows(trx, newTakes.map((take) => take.requestId)) : new Map<string, string>();
 
   const charged = new Map<string, boolean>();
   const unknown = [...ownUnits].filter((requestId) => !withRow.has(requestId));
@@ -153,11 +153,6 @@ async function settleCharges(
   const chargedFrom = new Map<string, number>();
   const rows: Parameters<typeof insertAllowanceCharges>[1] = [];
   for (const take of newTakes) {
-    const seen = recorded.get(take.requestId);
-    if (seen) {
-      charged.set(take.requestId, seen === 'charged');
-      continue;
-    }
     const allowance: Allowance | undefined = allowances.get(take.allowanceId);
     if (!allowance) {
       unknown.push(take.requestId);
