@@ -90,6 +90,7 @@ export function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
+
 /**
  * Messages a process has sent to a server so far: the data segments (`ss -ti`'s data_segs_out) of its
  * TCP connections to that port. A client writes each request (a command, a pipeline, an HTTP call)
