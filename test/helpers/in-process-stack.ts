@@ -123,6 +123,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       logger,
       internalToken,
       layoutWatch: new LayoutWatch(logger),
+      memory: () => process.memoryUsage(),
     }),
   );
 

@@ -93,7 +93,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   return {
     app,
     allowedMethods,
-    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch }),
+    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }),
     keysLoaded: () => directory.loaded,
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
     async close() {

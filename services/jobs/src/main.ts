@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const explore: ExploreDeps = { meter: metering.meter, planOf, rateLimiter, charges };
   for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch }).callback(), config.internalPort, config.bindHost);
+  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }).callback(), config.internalPort, config.bindHost);
 
   onShutdown(logger, [
     { name: 'internal server', run: () => internal.close() },

@@ -74,7 +74,10 @@ t.test('a page whose layout is not recognized: 502, nothing charged, one log lin
 
   const metrics = await fetch(`http://127.0.0.1:${stack.ports.apiInternal}/metrics`);
   t.equal(metrics.status, 200);
-  t.match(await metrics.text(), /^comps_layout_unrecognized_total\{site="market\.com"\} 1$/m, 'the metric counts it for the site');
+  const text = await metrics.text();
+  t.match(text, /^comps_layout_unrecognized_total\{site="market\.com"\} 1$/m, 'the metric counts it for the site');
+  const resident = Number(/^process_resident_memory_bytes (\d+)$/m.exec(text)?.[1]);
+  t.ok(resident > 20_000_000 && resident < 2_000_000_000, `and the api's own resident memory (${resident} bytes)`);
 });
 
 t.test('a bulk keyword and a job meeting such a page fail the same way, uncharged', async (t) => {

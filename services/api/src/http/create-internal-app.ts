@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
+import type { MemoryFigures } from '@comps/shared/http/process-metrics';
 import type { LayoutWatch } from '@comps/shared/market/layout-watch';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
@@ -10,7 +11,7 @@ import type { KeyDirectory } from '../auth/key-directory.js';
  * The internal port: health checks and metrics; Caddy never routes here. Accounts is asked through the
  * same client the requests use; the api is ready once it knows which keys exist.
  */
-export function createInternalApp(deps: { redis: RedisClient; accounts: AccountsClient; directory: Pick<KeyDirectory, 'loaded'>; layoutWatch: LayoutWatch }): Koa {
+export function createInternalApp(deps: { redis: RedisClient; accounts: AccountsClient; directory: Pick<KeyDirectory, 'loaded'>; layoutWatch: LayoutWatch; memory: () => MemoryFigures }): Koa {
   const app = new Koa();
   app.silent = true;
   const health = healthRoutes({
@@ -25,6 +26,6 @@ export function createInternalApp(deps: { redis: RedisClient; accounts: Accounts
     },
   });
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory).routes());
   return app;
 }

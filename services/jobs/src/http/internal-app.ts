@@ -10,6 +10,7 @@ import { assignRequestId } from '@comps/shared/http/assign-request-id';
 import { handleErrors } from '@comps/shared/http/handle-errors';
 import { healthRoutes } from '@comps/shared/http/health-routes';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
+import type { MemoryFigures } from '@comps/shared/http/process-metrics';
 import type { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
@@ -27,7 +28,7 @@ import type { DeliveryServiceDeps } from '../webhooks/delivery-service.js';
 import { pingDatabase } from '@comps/shared/db/ping';
 
 /** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
-export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; explore: ExploreDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch }): Koa {
+export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; explore: ExploreDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch; memory: () => MemoryFigures }): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
@@ -58,7 +59,7 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: Tracked
   app.use(assignRequestId());
   app.use(handleErrors(deps.logger));
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
   app.use(mountTrpc(jobsRouter, ({ res }) => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, explore: deps.explore, handover: handoverOf(res), logger: deps.logger })));
