@@ -29,7 +29,9 @@ const money = (value: number, currency: string) => new Intl.NumberFormat('en-US'
 
 async function settledUsed(): Promise<number> {
   return eventually('every unit settled', async () => {
-    const usage = (await request<Usage>(stack.baseUrl, '/usage', { apiKey })).body;
+    const answer = await request<Usage>(stack.baseUrl, '/usage', { apiKey });
+    if (answer.status !== 200) throw new Error(`/usage answered ${answer.status}: ${answer.text}`);
+    const usage = answer.body;
     return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
   });
 }
@@ -112,7 +114,11 @@ t.test('the sell-through button: the API\'s answer, charged 2', async (t) => {
   t.ok(await button.isVisible(), 'the button says what it costs');
   await button.click();
   await page.locator('#sell-through').waitFor();
-  const api = (await request<SellThrough>(stack.baseUrl, `/v1/sell-through?keyword=${encodeURIComponent(KEYWORD)}&marketSite=market.com`, { apiKey })).body;
+  // The dashboard's two calls charged (and their slots given back) before the API's two are asked.
+  t.equal(await settledUsed(), usedBefore + 2, 'the dashboard\'s sell-through charged 2');
+  const answer = await request<SellThrough>(stack.baseUrl, `/v1/sell-through?keyword=${encodeURIComponent(KEYWORD)}&marketSite=market.com`, { apiKey });
+  t.equal(answer.status, 200, `the API's sell-through answered: ${JSON.stringify(answer.body)}`);
+  const api = answer.body;
   t.equal(await page.getByTestId('sold-total').textContent(), api.sold.totalResults!.toLocaleString('en-US'), 'sold listings');
   t.equal(await page.getByTestId('active-total').textContent(), api.active.totalResults!.toLocaleString('en-US'), 'active listings');
   t.equal(await page.getByTestId('sell-through').textContent(), `${(api.sellThrough! * 100).toFixed(1)} %`, 'the ratio');
