@@ -38,7 +38,8 @@ export async function startBenchStack(name: string, env: Record<string, string> 
       MARKET_SIM_LATENCY_MS: '0',
       ...env,
     },
-    serviceEnv,
+    serviceEnv: withTrialEnv(serviceEnv),
+    ...trialFlags(),
     output: 'inherit',
   });
   const agent = new Agent();
@@ -55,6 +56,25 @@ export async function startBenchStack(name: string, env: Record<string, string> 
       await stack.stop();
     },
   };
+}
+
+/**
+ * `BENCH_SERVICE_ENV` (`NAME=value` pairs separated by `;`) is added to the api's and jobs' environment, to
+ * measure a setting against the defaults (the allocator's: `MALLOC_ARENA_MAX=2`).
+ */
+function withTrialEnv(serviceEnv: NonNullable<StackOptions['serviceEnv']>): StackOptions['serviceEnv'] {
+  const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(';').filter(Boolean);
+  const trial = Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  return { ...serviceEnv, api: { ...trial, ...serviceEnv.api }, jobs: { ...trial, ...serviceEnv.jobs } };
+}
+
+/**
+ * `BENCH_NODE_FLAGS` (separated by spaces) are given to the api and jobs processes, to measure V8 settings
+ * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`), which NODE_OPTIONS refuses.
+ */
+function trialFlags(): Pick<StackOptions, 'nodeFlags'> {
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return flags.length > 0 ? { nodeFlags: { api: flags, jobs: flags } } : {};
 }
 
 /** A benchmark's own database, dropped and migrated anew: every run starts from the same state. */
@@ -109,6 +129,13 @@ export function segmentsSent(pid: number | undefined, port: number): number {
     if (ours && segments) total += Number(segments[1]);
   }
   return total;
+}
+
+/** Where a service's resident memory is, from its /metrics (internal port): heap total and used, external (buffers), in MB. */
+export async function memoryBreakdown(internalPort: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${internalPort}/metrics`)).text();
+  const mb = (name: string) => (Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 1_048_576).toFixed(0);
+  return `resident ${mb('process_resident_memory_bytes')} MB: V8 heap ${mb('nodejs_heap_size_total_bytes')} MB (${mb('nodejs_heap_size_used_bytes')} in use), external ${mb('nodejs_external_memory_bytes')} MB (buffers ${mb('nodejs_array_buffers_bytes')})`;
 }
 
 export const verdict = (met: boolean) => (met ? 'MET' : 'NOT MET');

@@ -26,6 +26,8 @@ export interface StackOptions {
   ports?: Partial<StackPorts>;
   /** Extra variables for one service only. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Node flags for one service (none by default): a benchmark's trials of V8 settings, and its profiles (`--cpu-prof`). */
+  nodeFlags?: Partial<Record<ServiceName, string[]>>;
   output?: ProcessOutput;
   caddyBin?: string;
   /** Aborting it during the start stops what was started; launchStack then rejects. */
@@ -79,11 +81,11 @@ async function resolvePorts(ports: Partial<StackPorts> = {}): Promise<StackPorts
   };
 }
 
-function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: string, output: ProcessOutput) {
+function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: string, output: ProcessOutput, nodeFlags: readonly string[]) {
   return new ManagedProcess({
     name,
     command: process.execPath,
-    args: [path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')],
+    args: [...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')],
     env,
     cwd: ROOT_DIR,
     output,
@@ -113,12 +115,14 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     MARKET_SIM_URL: local(ports.marketSim),
   };
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
+  const flagsOf = (name: ServiceName) => options.nodeFlags?.[name] ?? [];
 
   const marketSim = nodeService(
     'market-sim',
     envFor('market-sim', { MARKET_SIM_PORT: String(ports.marketSim) }),
     `${local(ports.marketSim)}/readyz`,
     output,
+    flagsOf('market-sim'),
   );
   const accounts = nodeService(
     'accounts',
@@ -129,15 +133,17 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     }),
     `${local(ports.accountsInternal)}/readyz`,
     output,
+    flagsOf('accounts'),
   );
   const apiEnv = (apiPort: number, internalPort: number, extra: Record<string, string> = {}) =>
     ({ ...envFor('api', { API_PORT: String(apiPort), API_INTERNAL_PORT: String(internalPort) }), ...extra });
-  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output);
+  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output, flagsOf('api'));
   const jobs = nodeService(
     'jobs',
     envFor('jobs', { JOBS_INTERNAL_PORT: String(ports.jobsInternal) }),
     `${local(ports.jobsInternal)}/readyz`,
     output,
+    flagsOf('jobs'),
   );
   const caddyVariables = Object.fromEntries(
     CADDY_VARIABLES.flatMap((name) => (options.env[name] ? [[name, options.env[name]] as const] : [])),
@@ -207,14 +213,14 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     async startExtraApi(env = {}) {
       const apiPort = await freePort();
       const internalPort = await freePort();
-      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output);
+      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'));
       await extra.start();
       extras.push(extra);
       return { url: local(apiPort), process: extra };
     },
     async startExtraJobs(env = {}) {
       const internalPort = await freePort();
-      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output);
+      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output, flagsOf('jobs'));
       await extra.start();
       extras.push(extra);
       return { url: local(internalPort), process: extra };
