@@ -64,13 +64,19 @@ export async function startBenchStack(name: string, env: Record<string, string> 
  */
 function withTrialEnv(serviceEnv: NonNullable<StackOptions['serviceEnv']>): StackOptions['serviceEnv'] {
   const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(';').filter(Boolean);
-  const trial = Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  const trial = Object.fromEntries(
+    pairs.map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals <= 0) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+      return [pair.slice(0, equals), pair.slice(equals + 1)];
+    }),
+  );
   return { ...serviceEnv, api: { ...trial, ...serviceEnv.api }, jobs: { ...trial, ...serviceEnv.jobs } };
 }
 
 /**
  * `BENCH_NODE_FLAGS` (separated by spaces) are given to the api and jobs processes, to measure V8 settings
- * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`), which NODE_OPTIONS refuses.
+ * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses).
  */
 function trialFlags(): Pick<StackOptions, 'nodeFlags'> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -133,7 +139,12 @@ export function segmentsSent(pid: number | undefined, port: number): number {
 
 /** Where a service's resident memory is, from its /metrics (internal port): heap total and used, external (buffers), in MB. */
 export async function memoryBreakdown(internalPort: number): Promise<string> {
-  const text = await (await fetch(`http://127.0.0.1:${internalPort}/metrics`)).text();
+  let text: string;
+  try {
+    text = await (await fetch(`http://127.0.0.1:${internalPort}/metrics`)).text();
+  } catch (error) {
+    return `breakdown unavailable (${String(error)})`;
+  }
   const mb = (name: string) => (Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 1_048_576).toFixed(0);
   return `resident ${mb('process_resident_memory_bytes')} MB: V8 heap ${mb('nodejs_heap_size_total_bytes')} MB (${mb('nodejs_heap_size_used_bytes')} in use), external ${mb('nodejs_external_memory_bytes')} MB (buffers ${mb('nodejs_array_buffers_bytes')})`;
 }

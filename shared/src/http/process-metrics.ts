@@ -10,8 +10,9 @@ const GAUGES: ReadonlyArray<[name: string, help: string, field: keyof MemoryFigu
 ];
 
 /**
- * The process's memory in Prometheus' text format, under the names the usual Node exporters use, so that an
- * operator sees where a service's resident memory goes (the V8 heap or page buffers) without a profiler.
+ * The process's memory in Prometheus' text format (four gauges under prom-client's names, and the array buffers
+ * beside them), so that an operator sees where a service's resident memory goes (the V8 heap or page buffers)
+ * without a profiler.
  */
 export function processMemoryMetrics(figures: MemoryFigures): string {
   return GAUGES.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${figures[field]}\n`).join('');
