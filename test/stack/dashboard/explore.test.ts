@@ -1,4 +1,6 @@
 import t from 'tap';
+import type { Locator } from 'playwright-core';
+import type { JobRecord } from '@comps/shared/contract/job';
 import type { HistoryPage } from '@comps/shared/contract/request-history';
 import type { ListingCollection } from '@comps/shared/contract/listing';
 import type { SellThrough } from '@comps/shared/contract/sell-through';
@@ -34,6 +36,13 @@ async function settledUsed(): Promise<number> {
     const usage = answer.body;
     return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
   });
+}
+
+/** The counts of a histogram's "Show as a table", added up. */
+async function binTotal(histogram: Locator): Promise<number> {
+  await histogram.getByText('Show as a table').click();
+  const counts = await histogram.locator('details table tbody tr td:nth-child(3)').allTextContents();
+  return counts.reduce((sum, count) => sum + Number(count.replace(/,/g, '')), 0);
 }
 
 async function entriesOn(path: string, count: number) {
@@ -117,7 +126,7 @@ t.test('the sell-through button: the API\'s answer, charged 2', async (t) => {
   // The dashboard's two calls charged (and their slots given back) before the API's two are asked.
   t.equal(await settledUsed(), usedBefore + 2, 'the dashboard\'s sell-through charged 2');
   const answer = await request<SellThrough>(stack.baseUrl, `/v1/sell-through?keyword=${encodeURIComponent(KEYWORD)}&marketSite=market.com`, { apiKey });
-  t.equal(answer.status, 200, `the API's sell-through answered: ${JSON.stringify(answer.body)}`);
+  t.equal(answer.status, 200, `the API's sell-through answered: ${answer.text}`);
   const api = answer.body;
   t.equal(await page.getByTestId('sold-total').textContent(), api.sold.totalResults!.toLocaleString('en-US'), 'sold listings');
   t.equal(await page.getByTestId('active-total').textContent(), api.active.totalResults!.toLocaleString('en-US'), 'active listings');
@@ -161,8 +170,13 @@ t.test('a job\'s page: its progress while it runs, then its statistics, charts, 
   t.equal(await page.getByTestId('items-collected').textContent(), String(job.progress.itemsCollected));
   t.equal(await page.getByTestId('median').textContent(), money(job.stats.unitPrice!.median, job.stats.currency!), 'the median over every item');
   t.equal(await page.getByTestId('confidence').textContent(), `${job.stats.counted} sales, ${job.stats.confidence} confidence`);
+  // The charts draw every counted item of the job: the bins' counts add up to them, a point per one with a date.
+  const all = (await request<JobRecord>(stack.baseUrl, `/v1/scrape/max/results/${job.jobId}?limit=5000`, { apiKey })).body.items;
+  const counted = all.filter((item) => item.comps.counted && item.comps.unitPrice);
+  t.equal(counted.length, job.stats.counted, 'the items counted are the statistics\' count');
   t.ok((await page.locator('#job-prices svg rect.bar-counted').count()) >= 2, 'the histogram');
-  t.ok((await page.locator('#job-sales svg circle.sale-point').count()) > 0, 'the sales by day');
+  t.equal(await binTotal(page.locator('#job-prices')), job.stats.counted, 'every counted item in one bin');
+  t.equal(await page.locator('#job-sales svg circle.sale-point').count(), counted.filter((item) => item.soldDate).length, 'a point per counted sale with a date');
   t.equal(await page.locator('table.listings tbody tr').count(), Math.min(100, job.progress.itemsCollected), 'the first page of items');
   t.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'), `/dashboard/jobs/${job.jobId}/download.csv`, 'the CSV link');
   await saveScreenshot(page, 'job-1280');
@@ -187,6 +201,13 @@ t.test('a job\'s page: its progress while it runs, then its statistics, charts, 
   t.notMatch(theirs.text, /vintage camera/, 'nothing of it shows');
   const none = await page.goto('/dashboard/jobs/00000000-0000-4000-8000-000000000000');
   t.equal(none?.status(), 404, 'a job that does not exist: 404');
+
+  // A job that keeps its items for its CSV only still has its charts: they come from its statistics.
+  const download = await waitForJob(stack, apiKey, (await createJob(stack, apiKey, { keyword: 'vintage camera', maxPages: 1, count: 60, resultType: 'download' })).body.jobId);
+  await page.goto(`/dashboard/jobs/${download.jobId}`);
+  t.match(await page.locator('#items').textContent(), /keeps its items for its CSV only/);
+  t.ok(download.stats.counted > 0, `the download job counted items (${download.stats.counted})`);
+  t.equal(await binTotal(page.locator('#job-prices')), download.stats.counted, 'its histogram has every counted item');
 });
 
 t.test('the Explore forms without their CSRF token are refused, and nothing is searched', async (t) => {

@@ -55,6 +55,16 @@ async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]
   return items;
 }
 
+/**
+ * Every counted item's unit price and sold date, in the order collected, read in the same snapshot
+ * as `row` (as jobComps): what a chart of the job draws, from each page's compact array.
+ */
+export async function jobCountedSales(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<Array<[number, string | null]>> {
+  const items = await jobStatsItems(db, row);
+  const { verdicts } = await jobComps(db, row, cache, now, items);
+  return items.flatMap((item, index) => (verdicts[index]?.counted && item.unitPrice ? [[item.unitPrice.value, item.soldDate] as [number, string | null]] : []));
+}
+
 /** The comps of a job that collected nothing yet. */
 export function emptyJobComps(row: JobRow): JobComps {
   return computeStats([], { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set() });
@@ -67,11 +77,11 @@ export function emptyJobComps(row: JobRow): JobComps {
  * that the verdicts line up with them; what is cached is keyed by the row's item count, and only
  * when the two agree.
  */
-export async function jobComps(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<JobComps> {
+export async function jobComps(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number, items?: StatsItem[]): Promise<JobComps> {
   const key = `${row.id}:${row.itemsCollected}:${row.statsInclude}`;
   const cached = cache.get(key, now);
   if (cached) return cached.value;
-  const comps = computeStats(await jobStatsItems(db, row), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
+  const comps = computeStats(items ?? (await jobStatsItems(db, row)), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
   if (comps.verdicts.length === row.itemsCollected) cache.set(key, comps, now);
   return comps;
 }

@@ -50,6 +50,8 @@ export const jobsContract = {
       z.object({ created: z.boolean(), job: jobRecordSchema }),
     ),
     get: query(ownedJob.extend(jobItemsWindowSchema.shape), jobRecordSchema),
+    /** Every counted item's unit price and sold date (null for an active listing), in the order collected: what the job's charts draw, however many items it has. */
+    countedSales: query(ownedJob, z.object({ sales: z.array(z.tuple([z.number(), z.iso.date().nullable()])) })),
     list: query(z.object({ workspaceId: workspaceIdSchema }), jobListSchema),
     cancel: mutation(ownedJob, jobRecordSchema),
   },

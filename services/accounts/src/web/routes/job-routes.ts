@@ -1,6 +1,6 @@
 import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
-import type { JobItemsWindow, JobSummary } from '@comps/shared/contract/job';
+import type { JobSummary } from '@comps/shared/contract/job';
 import { LIMITS } from '@comps/shared/contract/limits';
 import { queryField } from '../forms.js';
 import { frameOf, sendPage, sessionOf } from '../respond.js';
@@ -12,8 +12,6 @@ import type { WebState } from '../web-state.js';
 import { webRouter } from '../web-router.js';
 
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A job page draws its charts from the job's first items, at most this many (its stats are over all of them). */
-const CHART_ITEMS = 2000;
 /** Items the table of a job page shows at a time. */
 const TABLE_PAGE = 100;
 
@@ -44,14 +42,16 @@ export function jobRoutes(deps: WebDeps): Router<WebState> {
     const offset = Number.isInteger(asked) && asked > 0 ? Math.min(asked - (asked % TABLE_PAGE), LIMITS.jobItemsPage.maxOffset) : 0;
     const signal = requestSignal(ctx);
     // Another workspace's job is not found, as one that does not exist (the jobs service decides by workspace).
-    const read = (window: JobItemsWindow) =>
-      deps.jobs.client.jobs.get.query({ workspaceId, jobId, ...window }, { signal }).catch((error: unknown) => {
-        throw error instanceof AppError && error.code === 'job_not_found' ? new AppError('not_found', 'No such job') : error;
-      });
-    const job = await read({ offset: 0, limit: CHART_ITEMS });
-    const inCharts = offset + TABLE_PAGE <= CHART_ITEMS || job.items.length < CHART_ITEMS;
-    const items = inCharts ? job.items.slice(offset, offset + TABLE_PAGE) : (await read({ offset, limit: TABLE_PAGE })).items;
-    sendPage(ctx, jobPage(frameOf(ctx, deps), { job, table: { items, offset, pageSize: TABLE_PAGE } }));
+    const notFound = (error: unknown) => {
+      throw error instanceof AppError && error.code === 'job_not_found' ? new AppError('not_found', 'No such job') : error;
+    };
+    // The charts draw every counted item (compact, from the job's statistics), the table a page of items. While
+    // the job runs the two reads may differ by a page; the page reloads itself.
+    const [job, { sales }] = await Promise.all([
+      deps.jobs.client.jobs.get.query({ workspaceId, jobId, offset, limit: TABLE_PAGE }, { signal }).catch(notFound),
+      deps.jobs.client.jobs.countedSales.query({ workspaceId, jobId }, { signal }).catch(notFound),
+    ]);
+    sendPage(ctx, jobPage(frameOf(ctx, deps), { job, counted: sales, table: { items: job.items, offset, pageSize: TABLE_PAGE } }));
   });
 
   router.get('/dashboard/jobs/:jobId/download.csv', async (ctx) => {

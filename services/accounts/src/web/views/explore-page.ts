@@ -9,7 +9,7 @@ import { html, type SafeHtml } from '../html.js';
 import { compsSummary, EXCLUSION_LABELS } from './comps-summary.js';
 import { formatNumber, plural } from './format.js';
 import { layout, notice, type PageFrame } from './layout.js';
-import { compsCharts, listingsTable } from './listings-view.js';
+import { compsCharts, countedSalesOf, listingsTable } from './listings-view.js';
 
 /** The search as the form holds it (what was typed, shown again with the answer or the error). */
 export interface ExploreForm {
@@ -141,7 +141,7 @@ function searchResults(answer: ListingCollection): SafeHtml {
     </section>
     <section class="panel" aria-labelledby="charts-heading">
       <h2 id="charts-heading">Prices</h2>
-      ${compsCharts(stats, answer.items, { idPrefix: 'explore' })}
+      ${compsCharts(stats, countedSalesOf(answer.items), { idPrefix: 'explore' })}
     </section>
     <section class="panel" aria-labelledby="listings-heading">
       <h2 id="listings-heading">Listings</h2>

@@ -4,14 +4,16 @@ import { compsSummary } from './comps-summary.js';
 import { formatNumber, formatTime, plural } from './format.js';
 import { STATUS_BADGE, STOP_REASONS } from './jobs-page.js';
 import { layout, type PageFrame } from './layout.js';
-import { compsCharts, listingsTable } from './listings-view.js';
+import { compsCharts, listingsTable, type CountedSale } from './listings-view.js';
 
 /** How often the page of a job that runs reloads itself. */
 export const JOB_REFRESH_SECONDS = 3;
 
 export interface JobPageView {
-  /** The job, with its first items (those the charts are drawn from). */
+  /** The job (its items: those of the table). */
   job: JobRecord;
+  /** Every counted item's unit price and sold date: what the charts draw. */
+  counted: readonly CountedSale[];
   /** The items the table shows: a page of them from `offset`. */
   table: { items: JobItem[]; offset: number; pageSize: number };
 }
@@ -63,8 +65,6 @@ function resultsPanels(view: JobPageView): SafeHtml {
   const { job, table } = view;
   const total = job.itemsPage.total;
   if (job.progress.itemsCollected === 0) return html`<p class="muted">${isRunning(job) ? 'No items collected yet.' : 'The job ended without collecting an item.'}</p>`;
-  const drawn = job.items.length;
-  const note = drawn < total ? `Drawn from the first ${formatNumber(drawn)} of ${formatNumber(total)} items; the median and the fences are over all of them.` : undefined;
   const items =
     job.request.resultType === 'download'
       ? html`<p class="muted">This job keeps its items for its CSV only (<code>resultType: download</code>): download it to see them.</p>`
@@ -76,7 +76,7 @@ function resultsPanels(view: JobPageView): SafeHtml {
     </section>
     <section class="panel" aria-labelledby="charts-heading">
       <h2 id="charts-heading">Charts</h2>
-      ${job.items.length > 0 ? compsCharts(job.stats, job.items, { idPrefix: 'job', ...(note ? { note } : {}) }) : html`<p class="muted">The charts are drawn from the items, which this job keeps for its CSV only.</p>`}
+      ${compsCharts(job.stats, view.counted, { idPrefix: 'job' })}
     </section>
     <section class="panel" aria-labelledby="items-heading" id="items">
       <h2 id="items-heading">Items</h2>

@@ -19,19 +19,25 @@ export function listingLink(url: string, title: string): SafeHtml {
   return /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer" target="_blank">${title}</a>` : html`${title}`;
 }
 
+/** A counted item's unit price and its sold date (null for an active listing), as the charts take them. */
+export type CountedSale = readonly [unitPrice: number, soldDate: string | null];
+
+/** The counted items of listings, as the charts take them. */
+export function countedSalesOf(items: readonly ListingItem[]): CountedSale[] {
+  return items.flatMap((item) => (item.comps.counted && item.comps.unitPrice ? [[item.comps.unitPrice.value, item.soldDate] as const] : []));
+}
+
 /**
  * The histogram of counted unit prices (median and fences marked) and, for sold listings, their
- * prices by sold date with the daily median. `note` says when the items are only some of those the
- * stats are over.
+ * prices by sold date with the daily median: from every counted item the stats are over.
  */
-export function compsCharts(stats: Stats, items: readonly ListingItem[], options: { idPrefix: string; note?: string }): SafeHtml {
-  const counted = items.filter((item) => item.comps.counted && item.comps.unitPrice !== null);
-  const prices = counted.map((item) => item.comps.unitPrice!.value);
-  const sales = counted.flatMap((item) => (item.soldDate ? [{ date: item.soldDate, price: item.comps.unitPrice!.value }] : []));
+export function compsCharts(stats: Stats, counted: readonly CountedSale[], options: { idPrefix: string }): SafeHtml {
+  const prices = counted.map(([price]) => price);
+  const sales = counted.flatMap(([price, date]) => (date ? [{ date, price }] : []));
   return html`<div class="comps-charts">
-    ${priceHistogram({ id: `${options.idPrefix}-prices`, prices, currency: stats.currency, median: stats.unitPrice?.median ?? null, fences: stats.fences, note: options.note })}
+    ${priceHistogram({ id: `${options.idPrefix}-prices`, prices, currency: stats.currency, median: stats.unitPrice?.median ?? null, fences: stats.fences })}
     ${stats.basis === 'sold'
-      ? salesScatter({ id: `${options.idPrefix}-sales`, sales, daily: stats.daily, currency: stats.currency, note: options.note })
+      ? salesScatter({ id: `${options.idPrefix}-sales`, sales, daily: stats.daily, currency: stats.currency })
       : html`<p class="muted">Active listings have no sale dates: there is no chart of prices by day.</p>`}
   </div>`;
 }

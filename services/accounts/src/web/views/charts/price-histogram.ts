@@ -17,8 +17,6 @@ export interface PriceHistogramInput {
   currency: string | null;
   median: number | null;
   fences: { low: number; high: number } | null;
-  /** Said under the chart (the prices are of some of the items only: a job's first thousands). */
-  note?: string | undefined;
 }
 
 export interface HistogramBin {
@@ -147,7 +145,7 @@ export function priceHistogram(input: PriceHistogramInput): SafeHtml {
       ? `the fences (${money(input.fences.low)} and ${money(input.fences.high)}) the dashed ones: a price beyond them is an outlier${layout.markers.filter((marker) => marker.kind !== 'median').length < 2 ? ' (a fence far from every price is not drawn)' : ''}`
       : null,
   ].filter(Boolean);
-  const summary = `Unit prices of ${plural(input.prices.length, 'counted item')}, in ${plural(bins.length, 'bin')} of ${money(layout.step)} from ${money(first.from)} to ${money(last.to)}.${marks.length > 0 ? ` ${marks.join('; ')}.` : ''}${input.note ? ` ${input.note}` : ''}`;
+  const summary = `Unit prices of ${plural(input.prices.length, 'counted item')}, in ${plural(bins.length, 'bin')} of ${money(layout.step)} from ${money(first.from)} to ${money(last.to)}.${marks.length > 0 ? ` ${marks.join('; ')}.` : ''}`;
   const body = html`${valueAxis(plot, layout.countTicks, layout.y, (value) => formatNumber(value))}
     ${bins.map((bin) => html`<rect class="bar-counted" x="${bin.x.toFixed(1)}" y="${bin.y.toFixed(1)}" width="${Math.max(0, bin.width - 1).toFixed(1)}" height="${bin.height.toFixed(1)}"><title>${money(bin.from)} to ${money(bin.to)}: ${plural(bin.count, 'item')}</title></rect>`)}
     ${horizontalAxis(plot, layout.priceTicks, layout.x, tick)}

@@ -21,8 +21,6 @@ export interface SalesScatterInput {
   /** The median of each sold date (null on a day of fewer than 3 sales), oldest first: `stats.daily`. */
   daily: ReadonlyArray<{ date: string; counted: number; median: number | null }>;
   currency: string | null;
-  /** Said under the chart (the sales are of some of the items only: a job's first thousands). */
-  note?: string | undefined;
 }
 
 export interface ScatterLayout {
@@ -73,7 +71,7 @@ export function salesScatter(input: SalesScatterInput): SafeHtml {
   const firstDay = layout.dayTicks[0]!;
   const lastDay = layout.dayTicks[layout.dayTicks.length - 1]!;
   const span = firstDay === lastDay ? `on ${isoOfDay(firstDay)}` : `from ${isoOfDay(firstDay)} to ${isoOfDay(lastDay)}`;
-  const summary = `Unit prices of ${plural(input.sales.length, 'counted sale')} ${span}, by the day they sold${layout.medians.length > 0 ? `; the line joins the daily medians (${plural(layout.medians.length, 'day')} with 3 sales or more)` : ''}.${input.note ? ` ${input.note}` : ''}`;
+  const summary = `Unit prices of ${plural(input.sales.length, 'counted sale')} ${span}, by the day they sold${layout.medians.length > 0 ? `; the line joins the daily medians (${plural(layout.medians.length, 'day')} with 3 sales or more)` : ''}.`;
   const line = layout.medians.length > 1 ? html`<polyline class="median-line" points="${layout.medians.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' ')}"></polyline>` : '';
   const body = html`${valueAxis(plot, layout.priceTicks, layout.y, (value) => formatMoneyTick(value, input.currency))}
     ${horizontalAxis(plot, layout.dayTicks, layout.x, (day) => formatAxisDate(day, layout.byMonth))}
