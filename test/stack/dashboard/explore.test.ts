@@ -5,7 +5,7 @@ import type { HistoryPage } from '@comps/shared/contract/request-history';
 import type { ListingCollection } from '@comps/shared/contract/listing';
 import type { SellThrough } from '@comps/shared/contract/sell-through';
 import type { Usage } from '@comps/shared/contract/usage';
-import { accountsClient } from '../../helpers/accounts-client.js';
+import { accountsClient, setLimitsInForce } from '../../helpers/accounts-client.js';
 import { launchBrowser, openPage, saveScreenshot } from '../../helpers/browser.js';
 import { createKeyInBrowser, FormClient, signUpInBrowser, uniqueEmail } from '../../helpers/dashboard.js';
 import { eventually, request } from '../../helpers/http-client.js';
@@ -22,9 +22,8 @@ const { page, problems } = await openPage(browser, stack.baseUrl);
 await signUpInBrowser(page, uniqueEmail('explore'));
 const apiKey = await createKeyInBrowser(page, 'explore');
 const { workspaceId } = (await request<Usage>(stack.baseUrl, '/usage', { apiKey })).body;
-// A free workspace runs one request at a time: a sell-through's two calls need two.
-await accountsClient(stack).workspaces.setLimits.mutate({ workspaceId, concurrency: 4, rateLimit: 1000 });
-await eventually('the api sees the new limits', async () => ((await request<Usage>(stack.baseUrl, '/usage', { apiKey })).body.plan.concurrency === 4 ? true : undefined));
+// A free workspace runs one request at a time (a sell-through's two calls need two), ten a minute.
+await setLimitsInForce(stack, { workspaceId, apiKey }, { concurrency: 4, rateLimit: 1000 });
 
 const KEYWORD = 'sony wh-1000xm4';
 const money = (value: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);

@@ -4,7 +4,7 @@ import type { ArchiveStats, Run, SaleList, TrackedSearch } from '@comps/shared/c
 import { formatMoney } from '../../../services/accounts/src/web/views/charts/chart-kit.js';
 import { confidenceInWords } from '../../../services/accounts/src/web/views/comps-summary.js';
 import { launchBrowser, openPage, saveScreenshot } from '../../helpers/browser.js';
-import { accountsClient } from '../../helpers/accounts-client.js';
+import { setLimitsInForce } from '../../helpers/accounts-client.js';
 import { createKeyInBrowser, FormClient, signUpInBrowser, uniqueEmail } from '../../helpers/dashboard.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { usedOf } from '../../helpers/usage-of.js';
@@ -26,7 +26,7 @@ t.test('tracked searches from the dashboard: create, run now, read the series, s
   const api = async <T>(path: string) => (await request<T>(stack.baseUrl, path, { apiKey })).body;
   const { workspaceId } = await api<{ workspaceId: string }>('/usage');
   // The free plan's 10 requests a minute would hold up the test's own reads of the API (its tracked-search number, 1, stays).
-  await accountsClient(stack).workspaces.setLimits.mutate({ workspaceId, rateLimit: 1000 });
+  await setLimitsInForce(stack, { workspaceId, apiKey }, { rateLimit: 1000 });
 
   await page.goto('/dashboard/tracked-searches');
   t.match(await page.getByTestId('tracked-count').textContent(), /0 of 1 tracked searches of the Free plan/, "the free plan's number");
