@@ -34,16 +34,28 @@ const stream = `${stack.redisKeyPrefix}settlements`;
 const search = (base: string, apiKey: string, keyword: string) => request(base, `/v1/scrape?keyword=${encodeURIComponent(keyword)}&count=5`, { apiKey });
 
 /**
- * Puts every settler to sleep for its batch interval: each settler that reads an entry settles it
- * and then waits. Entries for a request id without a reservation are settled as unknown (nothing
- * charged) and go one at a time, until every consumer of the group has been quiet for a while.
+ * Puts every settler to sleep for its batch interval, all at about the same time: each settler that
+ * reads an entry settles it and then waits. A settler still asleep from earlier work (the burst's
+ * charges) would wake at any moment, so first every settler is seen awake (reading, its idle time
+ * under a second, as its blocking reads of half a second keep it); then entries are fed one at a
+ * time, for request ids without a reservation (settled as unknown, nothing charged), until every
+ * consumer of the group has been quiet for a while: each then sleeps for most of the interval yet.
  */
 async function putSettlersToSleep(workspaceId: string, settlers: number): Promise<void> {
-  for (let fed = 0; fed < 20; fed += 1) {
-    const consumers = await redis.xInfoConsumers(stream, 'settlers').catch(() => []);
-    if (consumers.length >= settlers && consumers.every((consumer) => Number(consumer.idle) > 800)) return;
+  const consumers = async () => (await redis.xInfoConsumers(stream, 'settlers').catch(() => [])).map((consumer) => Number(consumer.idle));
+  await eventually(
+    'every settler awake',
+    async () => {
+      const idle = await consumers();
+      return idle.length >= settlers && idle.every((ms) => ms < 1000) ? true : undefined;
+    },
+    { timeoutMs: SETTLE_EVERY_MS + 5000, intervalMs: 100 },
+  );
+  for (let fed = 0; fed < 40; fed += 1) {
+    const idle = await consumers();
+    if (idle.length >= settlers && idle.every((ms) => ms > 1500)) return;
     await redis.xAdd(stream, '*', { r: newRequestId(), w: workspaceId });
-    await sleep(400);
+    await sleep(150);
   }
   throw new Error('the settlers did not all go to sleep');
 }
