@@ -1,6 +1,6 @@
 import t from 'tap';
 import { dayNumber } from '../../../services/accounts/src/web/views/charts/chart-kit.js';
-import { salesScatter, scatterLayout } from '../../../services/accounts/src/web/views/charts/sales-scatter.js';
+import { evenSample, MAX_DRAWN_SALES, salesScatter, scatterLayout } from '../../../services/accounts/src/web/views/charts/sales-scatter.js';
 
 // The sales scatter's geometry: each sale at its day and price, the daily median line through the
 // days that have one, the axes in the currency, and the edge cases.
@@ -56,4 +56,24 @@ t.test('no sales, one sale, one day', async (t) => {
   const markup = salesScatter({ id: 'one', sales: [{ date: '2026-09-02', price: 42 }], daily: [], currency: 'USD' }).value;
   t.match(markup, /1 counted sale on 2026-09-02/);
   t.notMatch(markup, /polyline/, 'no line without two medians');
+});
+
+t.test('an even sample: the count asked, in order, from first to near last; all when there are no more', async (t) => {
+  const items = Array.from({ length: 10 }, (_, index) => index);
+  t.strictSame(evenSample(items, 5), [0, 2, 4, 6, 8]);
+  t.strictSame(evenSample(items, 3), [0, 3, 6]);
+  t.strictSame(evenSample(items, 10), items);
+  t.strictSame(evenSample(items, 20), items);
+  t.strictSame(evenSample([], 4), []);
+});
+
+t.test('a job of thousands of sales: 2,000 points drawn, the table and the line over every sale', async (t) => {
+  const many = Array.from({ length: 5000 }, (_, index) => ({ date: `2026-09-${String(1 + (index % 28)).padStart(2, '0')}`, price: 50 + (index % 97) }));
+  const days = Array.from({ length: 28 }, (_, index) => ({ date: `2026-09-${String(1 + index).padStart(2, '0')}`, counted: many.filter((sale) => sale.date.endsWith(`-${String(1 + index).padStart(2, '0')}`)).length, median: 90 }));
+  const markup = salesScatter({ id: 'many', sales: many, daily: days, currency: 'USD' }).value;
+  t.equal((markup.match(/<circle class="sale-point"/g) ?? []).length, MAX_DRAWN_SALES, 'as many points as may be drawn');
+  t.match(markup, /5,000 counted sales .*2,000 of them are drawn, evenly through them; the line and the table are over all\./);
+  t.equal((markup.match(/<tr><td\s*>2026-09-\d\d<\/td>/g) ?? []).length, 28, 'a row per day, of every sale');
+  t.match(markup, /<td\s*>2026-09-01<\/td><td class="num">179<\/td>/, 'each day counts all its sales');
+  t.ok(markup.length < 400_000, `a page of bounded size (${markup.length} characters)`);
 });

@@ -207,6 +207,7 @@ t.test('a job\'s page: its progress while it runs, then its statistics, charts, 
   t.match(await page.locator('#items').textContent(), /keeps its items for its CSV only/);
   t.ok(download.stats.counted > 0, `the download job counted items (${download.stats.counted})`);
   t.equal(await binTotal(page.locator('#job-prices')), download.stats.counted, 'its histogram has every counted item');
+  t.strictSame(problems, []);
 });
 
 t.test('the Explore forms without their CSRF token are refused, and nothing is searched', async (t) => {

@@ -61,8 +61,15 @@ async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]
  */
 export async function jobCountedSales(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<Array<[number, string | null]>> {
   const items = await jobStatsItems(db, row);
-  const { verdicts } = await jobComps(db, row, cache, now, items);
+  const comps = await jobComps(db, row, cache, now, items);
+  // Cached verdicts are of the same items (same snapshot, same count); should they ever not be, computed anew.
+  const verdicts = comps.verdicts.length === items.length ? comps.verdicts : compsOf(row, items).verdicts;
   return items.flatMap((item, index) => (verdicts[index]?.counted && item.unitPrice ? [[item.unitPrice.value, item.soldDate] as [number, string | null]] : []));
+}
+
+/** The statistics of these items of the job, and each one's verdict. */
+function compsOf(row: JobRow, items: StatsItem[]): JobComps {
+  return computeStats(items, { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
 }
 
 /** The comps of a job that collected nothing yet. */
@@ -81,7 +88,7 @@ export async function jobComps(db: JobsExecutor, row: JobRow, cache: JobCompsCac
   const key = `${row.id}:${row.itemsCollected}:${row.statsInclude}`;
   const cached = cache.get(key, now);
   if (cached) return cached.value;
-  const comps = computeStats(items ?? (await jobStatsItems(db, row)), { basis: 'sold', siteCurrency: SITE_CURRENCY[row.marketSite], include: new Set(statsIncludeOf(row)) });
+  const comps = compsOf(row, items ?? (await jobStatsItems(db, row)));
   if (comps.verdicts.length === row.itemsCollected) cache.set(key, comps, now);
   return comps;
 }

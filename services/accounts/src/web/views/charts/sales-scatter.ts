@@ -5,6 +5,17 @@ import { chartFigure, dateTicks, dayNumber, formatAxisDate, formatMoney, formatM
 const PLOT: Plot = { width: 760, height: 280, pad: { top: 16, right: 28, bottom: 34, left: 66 } };
 /** An axis of more days than this reads in months. */
 const MONTHS_AFTER_DAYS = 120;
+/**
+ * Points drawn at most: a job of 20,000 sales would make a page of megabytes (and a cloud no eye
+ * separates). Past it, an even sample is drawn; the axes, the daily medians and the table keep every sale.
+ */
+export const MAX_DRAWN_SALES = 2000;
+
+/** `count` of `items`, spread evenly through them in their order (all of them when there are no more). */
+export function evenSample<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  return Array.from({ length: count }, (_, index) => items[Math.floor((index * items.length) / count)]!);
+}
 
 export interface Sale {
   /** ISO date the listing sold. */
@@ -49,7 +60,7 @@ export function scatterLayout(input: Pick<SalesScatterInput, 'sales' | 'daily'>)
   const y = linearScale([lo, hi], [plot.height - plot.pad.bottom, plot.pad.top]);
   return {
     plot,
-    points: input.sales.map((sale) => ({ ...sale, cx: x(dayNumber(sale.date)), cy: y(sale.price) })),
+    points: evenSample(input.sales, MAX_DRAWN_SALES).map((sale) => ({ ...sale, cx: x(dayNumber(sale.date)), cy: y(sale.price) })),
     medians: medians.map((day) => ({ date: day.date, median: day.median, x: x(dayNumber(day.date)), y: y(day.median) })),
     dayTicks: dateTicks(first, last, 5),
     priceTicks,
@@ -71,7 +82,8 @@ export function salesScatter(input: SalesScatterInput): SafeHtml {
   const firstDay = layout.dayTicks[0]!;
   const lastDay = layout.dayTicks[layout.dayTicks.length - 1]!;
   const span = firstDay === lastDay ? `on ${isoOfDay(firstDay)}` : `from ${isoOfDay(firstDay)} to ${isoOfDay(lastDay)}`;
-  const summary = `Unit prices of ${plural(input.sales.length, 'counted sale')} ${span}, by the day they sold${layout.medians.length > 0 ? `; the line joins the daily medians (${plural(layout.medians.length, 'day')} with 3 sales or more)` : ''}.`;
+  const sampled = layout.points.length < input.sales.length ? ` ${formatNumber(layout.points.length)} of them are drawn, evenly through them; the line and the table are over all.` : '';
+  const summary = `Unit prices of ${plural(input.sales.length, 'counted sale')} ${span}, by the day they sold${layout.medians.length > 0 ? `; the line joins the daily medians (${plural(layout.medians.length, 'day')} with 3 sales or more)` : ''}.${sampled}`;
   const line = layout.medians.length > 1 ? html`<polyline class="median-line" points="${layout.medians.map((point) => `${point.x.toFixed(1)},${point.y.toFixed(1)}`).join(' ')}"></polyline>` : '';
   const body = html`${valueAxis(plot, layout.priceTicks, layout.y, (value) => formatMoneyTick(value, input.currency))}
     ${horizontalAxis(plot, layout.dayTicks, layout.x, (day) => formatAxisDate(day, layout.byMonth))}

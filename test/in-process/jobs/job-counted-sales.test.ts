@@ -1,0 +1,75 @@
+import t from 'tap';
+import { compsOfListings, statsItemOf } from '@comps/shared/comps/listing-comps';
+import type { ListingRow } from '@comps/shared/contract/listing';
+import { createDb } from '@comps/shared/db/create-db';
+import { newRequestId } from '@comps/shared/ids';
+import { createLogger } from '@comps/shared/logging/create-logger';
+import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
+import { randomUUID } from 'node:crypto';
+import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
+import { insertJob, insertNewItems, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
+import type { JobServiceDeps } from '../../../services/jobs/src/jobs/job-service.js';
+import { encodeStatsItem } from '../../../services/jobs/src/jobs/stats-item-column.js';
+import { jobsRouter } from '../../../services/jobs/src/trpc/router.js';
+import { createCallerFactory } from '../../../services/jobs/src/trpc/trpc.js';
+import { codeOf } from '../../helpers/procedure-errors.js';
+import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
+
+// jobs.countedSales, what a job's page charts: each counted item's unit price and sold date, in the
+// order collected, over every item (a job of more than the 2,000 items the page once drew), the same
+// items and verdicts as the job's own items say; cached statistics give the same; another workspace's
+// job is not found.
+await prepareTestDatabase();
+const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 4, isolation: 'read committed' });
+t.teardown(() => db.destroy());
+const deps = { db, now: () => new Date(), compsCache: new ExpiringMap(60_000, 10) } as unknown as JobServiceDeps;
+const jobs = createCallerFactory(jobsRouter)({ jobs: deps, tracked: undefined as never, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger: createLogger('counted-sales-test', 'silent') }).jobs;
+
+const PAGES = 11;
+const ROWS = 200;
+const KEYWORD = 'brass lamp';
+
+/** A sold row; every seventh an accessory, every thirteenth far above the rest (an outlier), dates over a month. */
+function row(page: number, index: number): ListingRow {
+  const n = page * ROWS + index;
+  const price = n % 13 === 0 ? 4000 + n : 40 + (n % 37);
+  const soldDate = `2026-10-${String(1 + (n % 30)).padStart(2, '0')}`;
+  const title = n % 7 === 0 ? `${KEYWORD} shade replacement glass ${n}` : `Vintage ${KEYWORD} ${n}`;
+  return {
+    itemId: String(100_000_000_000 + n), title, url: `https://market.example/itm/${100_000_000_000 + n}`, imageUrl: null, condition: 'Pre-Owned', sold: true, soldDate,
+    soldDateText: `Sold ${soldDate}`, soldDateVerified: false, price: { value: price, currency: 'USD' }, priceText: `$${price.toFixed(2)}`, priceIsDisplayedOnly: false,
+    bestOfferAccepted: false, buyingFormat: 'buyItNow', bidCount: null, shipping: { value: 0, currency: 'USD' }, shippingText: 'Free delivery', seller: null, location: null, looseMatch: false,
+  };
+}
+
+const workspaceId = `ws_counted_${Date.now()}`;
+const jobId = randomUUID();
+const now = new Date();
+await insertJob(db, {
+  id: jobId, workspaceId, apiKeyId: null, apiKeyPrefix: null, status: 'running', stopReason: null, keyword: KEYWORD, marketSite: 'market.com', maxPages: PAGES, count: ROWS,
+  resultType: 'inline', statsInclude: '', errorCode: null, errorMessage: null, idempotencyKeyHash: null, requestFingerprint: 'test', activeWorkspaceId: null, createdAt: now,
+  startedAt: now, finishedAt: null, expiresAt: null,
+});
+// Stored as the worker stores a page: its items (each with its own comps) and their compact array.
+for (let page = 1; page <= PAGES; page += 1) {
+  await pageRequestId(db, jobId, page, newRequestId());
+  const { items } = compsOfListings(Array.from({ length: ROWS }, (_, index) => row(page, index)), { keyword: KEYWORD, site: 'market.com', basis: 'sold', include: [] });
+  const newItems = await insertNewItems(db, jobId, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
+  await recordPage(db, jobId, { charged: true, newItems });
+}
+
+t.test('every counted item, in order, as the job\'s items and statistics say', async (t) => {
+  const job = await jobs.get({ workspaceId, jobId, offset: 0, limit: 5000 });
+  t.equal(job.items.length, PAGES * ROWS, `every item of the job (${PAGES * ROWS}, more than the 2,000 once drawn)`);
+  const expected = job.items.filter((item) => item.comps.counted && item.comps.unitPrice).map((item) => [item.comps.unitPrice!.value, item.soldDate]);
+  t.ok(expected.length > 2000 && expected.length < job.items.length, `most counted, accessories and outliers not (${expected.length})`);
+  const { sales } = await jobs.countedSales({ workspaceId, jobId });
+  t.strictSame(sales, expected, 'the same prices and dates, in the same order');
+  t.equal(sales.length, job.stats.counted, 'as many as the statistics count');
+  t.strictSame((await jobs.countedSales({ workspaceId, jobId })).sales, expected, 'the same again from the cached statistics');
+});
+
+t.test('another workspace\'s job, or one that does not exist, is not found', async (t) => {
+  t.equal(await codeOf(jobs.countedSales({ workspaceId: 'ws_someone_else', jobId })), 'job_not_found');
+  t.equal(await codeOf(jobs.countedSales({ workspaceId, jobId: randomUUID() })), 'job_not_found');
+});
