@@ -77,7 +77,8 @@ t.test('concurrent reservations from two processes never overspend at the limit'
   t.equal(granted.length, 10, 'exactly the quota is granted');
   // Each grant read the counter right after its own unit, in its own transaction: every figure once.
   t.strictSame(granted.map((outcome) => outcome.remaining).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  t.ok(outcomes.filter((outcome) => !outcome.ok).every((outcome) => outcome.remaining === 0 && outcome.used === 0));
+  const refusals = outcomes.filter((outcome) => !outcome.ok);
+  t.ok(refusals.every((outcome) => outcome.remaining === 0 && outcome.used === 0), `each refusal says the quota is held: ${JSON.stringify(refusals.filter((outcome) => outcome.remaining !== 0 || outcome.used !== 0))}`);
   t.strictSame(await readCounter(db, workspaceId, period), { used: 0, reserved: 10 });
   const rows = await reservationsOf(workspaceId);
   t.equal(rows.length, 10, 'one reservation row for each unit taken, none for a refusal');
