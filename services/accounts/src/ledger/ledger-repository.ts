@@ -95,7 +95,7 @@ export async function countUnsettled(db: AccountsExecutor, workspaceId: string, 
 /** What reserve_quota_unit answers (see its migration): the counter's figures unless nothing was looked at. */
 export type UnitReservation =
   | { outcome: 'reserved' | 'expired' | 'refused'; counter: Counter }
-  | { outcome: 'seen' | 'no_counter' };
+  | { outcome: 'seen' | 'no_counter' | 'again' };
 
 /**
  * Takes one unit on the period's counter and records the reservation under its request id, in one
@@ -116,7 +116,7 @@ export async function reserveUnit(
   const [rows] = result.rows as unknown as [Array<{ outcome: UnitReservation['outcome']; used: number | null; reserved: number | null }>];
   const row = rows[0];
   if (!row) throw new Error('reserve_quota_unit answered no row');
-  if (row.outcome === 'seen' || row.outcome === 'no_counter') return { outcome: row.outcome };
+  if (row.outcome === 'seen' || row.outcome === 'no_counter' || row.outcome === 'again') return { outcome: row.outcome };
   return { outcome: row.outcome, counter: { used: Number(row.used), reserved: Number(row.reserved) } };
 }
 

@@ -37,6 +37,9 @@ function snapshot(limit: number, counter: { used: number; reserved: number }): Q
   return { limit, used: counter.used, remaining: Math.max(0, limit - counter.used - counter.reserved) };
 }
 
+/** More calls of the procedure after `no_counter` or `again`: each is a race lost to another reservation, rare. */
+const AGAIN_TRIES = 3;
+
 /**
  * Takes one unit and records the reservation: one round trip in the common case (a new request id, a
  * counter row for the month). The first reservation of a month creates the counter; a request id seen
@@ -54,8 +57,9 @@ async function tryReserve(
   const expiresAt = new Date(now.getTime() + ledger.reservationTtlMs);
   const reserve = () => retryingDeadlocks(() => reserveUnit(ledger.db, { requestId, workspaceId, periodStart: period, expiresAt }, limit, now));
   let attempt = await reserve();
-  if (attempt.outcome === 'no_counter') {
-    await ensureCounter(ledger.db, workspaceId, period);
+  // The month's first reservation creates its counter; a counter that gained room while the call looked is asked again.
+  for (let tries = 1; (attempt.outcome === 'no_counter' || attempt.outcome === 'again') && tries <= AGAIN_TRIES; tries += 1) {
+    if (attempt.outcome === 'no_counter') await ensureCounter(ledger.db, workspaceId, period);
     attempt = await reserve();
   }
   switch (attempt.outcome) {
@@ -67,7 +71,8 @@ async function tryReserve(
     case 'seen':
       return { ...(await withTransaction(ledger.db, (trx) => retriedReservation(trx, requestId, workspaceId, limit, expiresAt, now))), expiredHeld: false };
     case 'no_counter':
-      throw new Error(`The counter of ${workspaceId} for ${period} is still missing after it was created`);
+    case 'again':
+      throw new Error(`The counter of ${workspaceId} for ${period} is still missing or changing after ${AGAIN_TRIES} more tries`);
   }
 }
 
