@@ -14,7 +14,7 @@ export interface TestStack extends Stack {
   logFile: string;
 }
 
-interface Teardown {
+export interface Teardown {
   teardown(fn: () => unknown): void;
   name: string;
 }

@@ -1,49 +1,26 @@
 import t from 'tap';
-import { createDb } from '@comps/shared/db/create-db';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { newRequestId } from '@comps/shared/ids';
 import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
-import type { AccountsDatabase, AccountsDb } from '../../../services/accounts/src/db/database.js';
 import {
   leaseAllowance,
   releaseExpiredAllowances,
   renewAllowances,
   returnAllowance,
 } from '../../../services/accounts/src/ledger/allowance-service.js';
-import { createLedgerContext, type LedgerContext } from '../../../services/accounts/src/ledger/ledger-context.js';
 import { readCounter } from '../../../services/accounts/src/ledger/ledger-repository.js';
 import { releaseQuota, reserveQuota, settleQuota, settleQuotaBatch } from '../../../services/accounts/src/ledger/ledger-service.js';
-import { createWorkspace, getUsage, setWorkspaceLimits } from '../../../services/accounts/src/workspaces/workspace-service.js';
+import { getUsage } from '../../../services/accounts/src/workspaces/workspace-service.js';
 import { forAllAsync, integerBetween, type Random } from '../../helpers/property-test.js';
-import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
+import { ledgerHarness } from '../../helpers/ledger-harness.js';
+import type { LedgerContext } from '../../../services/accounts/src/ledger/ledger-context.js';
 
 // The ledger's allowances in process, on pools made as accounts' main makes its own, with a clock of the test's.
 const TTL_MS = 60_000;
 const LEASE_MS = 2000;
-const pools: AccountsDb[] = [];
-t.teardown(() => Promise.all(pools.map((db) => db.destroy())));
-
-function pool(connectionLimit = 10): AccountsDb {
-  const db = createDb<AccountsDatabase>({ url: TEST_DATABASE_URL, connectionLimit, isolation: 'read committed' });
-  pools.push(db);
-  return db;
-}
-
-await prepareTestDatabase();
-const db = pool();
+const { db, pool, ledgerAt, workspaceWithQuota } = await ledgerHarness(t, { reservationTtlMs: TTL_MS, workspaceName: 'ledger-allowance' });
 const NOW = new Date();
 const period = quotaPeriodAt(NOW).key;
-
-function ledgerAt(time: Date, on: AccountsDb = db): LedgerContext & { clock: { time: Date } } {
-  const clock = { time };
-  return { ...createLedgerContext(on, TTL_MS, () => clock.time), clock };
-}
-
-async function workspaceWithQuota(monthlyQuota: number): Promise<string> {
-  const { workspaceId } = await createWorkspace(db, { name: 'ledger-allowance', planId: 'free' });
-  await setWorkspaceLimits(db, workspaceId, { monthlyQuota });
-  return workspaceId;
-}
 
 async function allowanceRow(id: string) {
   return db.selectFrom('quotaAllowances').select(['units', 'charged', 'returned', 'state']).where('id', '=', id).executeTakeFirstOrThrow();

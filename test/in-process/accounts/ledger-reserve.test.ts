@@ -1,40 +1,15 @@
 import t from 'tap';
 import { sql } from 'kysely';
-import { createDb } from '@comps/shared/db/create-db';
-import type { AccountsDatabase, AccountsDb } from '../../../services/accounts/src/db/database.js';
 import { quotaPeriodAt } from '@comps/shared/db/period';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newRequestId } from '@comps/shared/ids';
-import { createLedgerContext, type LedgerContext } from '../../../services/accounts/src/ledger/ledger-context.js';
 import { readCounter } from '../../../services/accounts/src/ledger/ledger-repository.js';
 import { releaseQuota, reserveQuota, settleQuota } from '../../../services/accounts/src/ledger/ledger-service.js';
-import { createWorkspace, setWorkspaceLimits } from '../../../services/accounts/src/workspaces/workspace-service.js';
-import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
+import { ledgerHarness } from '../../helpers/ledger-harness.js';
 
 // The ledger in process, on pools made as accounts' main makes its own, with a clock of the test's.
 const TTL_MS = 60_000;
-const pools: AccountsDb[] = [];
-t.teardown(() => Promise.all(pools.map((db) => db.destroy())));
-
-function pool(connectionLimit = 10): AccountsDb {
-  const db = createDb<AccountsDatabase>({ url: TEST_DATABASE_URL, connectionLimit, isolation: 'read committed' });
-  pools.push(db);
-  return db;
-}
-
-await prepareTestDatabase();
-const db = pool();
-
-function ledgerAt(time: Date, on: AccountsDb = db): LedgerContext & { clock: { time: Date } } {
-  const clock = { time };
-  return { ...createLedgerContext(on, TTL_MS, () => clock.time), clock };
-}
-
-async function workspaceWithQuota(monthlyQuota: number): Promise<string> {
-  const { workspaceId } = await createWorkspace(db, { name: 'ledger-reserve', planId: 'free' });
-  await setWorkspaceLimits(db, workspaceId, { monthlyQuota });
-  return workspaceId;
-}
+const { db, pool, ledgerAt, workspaceWithQuota } = await ledgerHarness(t, { reservationTtlMs: TTL_MS, workspaceName: 'ledger-reserve' });
 
 async function reservationsOf(workspaceId: string): Promise<Array<{ requestId: string; state: string }>> {
   return db.selectFrom('usageReservations').select(['requestId', 'state']).where('workspaceId', '=', workspaceId).orderBy('requestId').execute();
