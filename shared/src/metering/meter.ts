@@ -278,8 +278,10 @@ export class Meter {
       let second: Awaited<ReturnType<Admission['takeUnit']>>;
       try {
         second = await this.deps.admission.takeUnit(permit);
-      } catch {
-        second = 'none';
+      } catch (error) {
+        // Redis failed: its error (service_unavailable), not a refusal for a quota that may be there.
+        await this.giveBack(permit, input.requestId);
+        return this.unexpected(error);
       }
       if (typeof second === 'object') {
         allowances.noteTake(input.workspace.id, second.allowanceId);

@@ -1,3 +1,4 @@
+import { MAX_RENEWED_ALLOWANCES } from '../internal/accounts/accounts-contract.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { RedisClient } from '../redis/create-redis.js';
 import { callRedis } from '../redis/redis-errors.js';
@@ -216,10 +217,15 @@ export class QuotaAllowances {
       for (const [index, [allowanceId, workspaceId]] of entries.entries()) {
         const [id, taken, returning] = states[index]!;
         if (id !== allowanceId || returning) this.used.delete(allowanceId);
-        else if (now - Number(taken) >= this.options.idleMs) await this.giveBack(allowanceId, workspaceId, now - this.options.idleMs);
-        else renew.push([allowanceId, workspaceId]);
+        else if (now - Number(taken) >= this.options.idleMs) {
+          // One that could not be given back (accounts did not answer) is tried at the next tick; the others go on.
+          await this.giveBack(allowanceId, workspaceId, now - this.options.idleMs).catch((error: unknown) =>
+            this.logger.warn({ err: error instanceof Error ? error.message : String(error), allowanceId }, 'quota allowance: not given back; tried again'),
+          );
+        } else renew.push([allowanceId, workspaceId]);
       }
-      if (renew.length > 0) await this.renew(renew);
+      // In slices of what one renewal may name.
+      for (let start = 0; start < renew.length; start += MAX_RENEWED_ALLOWANCES) await this.renew(renew.slice(start, start + MAX_RENEWED_ALLOWANCES));
     } catch (error) {
       this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'quota allowance: renewal failed; it is tried again');
     }

@@ -49,23 +49,15 @@ export class FixedWindowLimiter {
 
   /** Counts one call; a refusal is a value, a Redis failure throws. */
   async consume(key: string, limit: number, windowSeconds: number): Promise<WindowDecision> {
-    const limiter = this.limiterFor(limit, windowSeconds);
     let result: RateLimiterRes;
-    let allowed = true;
     try {
-      result = await limiter.consume(key);
+      result = await this.limiterFor(limit, windowSeconds).consume(key);
     } catch (rejection) {
+      // rate-limiter-flexible rejects with the counter's state past the limit.
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       result = rejection;
-      allowed = false;
     }
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, result.remainingPoints),
-      windowSeconds,
-      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
-    };
+    return windowDecision(result.consumedPoints, result.msBeforeNext, limit, windowSeconds);
   }
 
   /** Whether a call would be allowed now, without counting one. */

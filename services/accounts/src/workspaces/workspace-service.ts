@@ -55,11 +55,6 @@ export async function getEffectivePlan(db: AccountsDb, workspaceId: string): Pro
 }
 
 /**
- * The workspace's plan and month. `answeredRequestIds` are requests whose success was answered but
- * whose charge may still wait in a settlement outbox: those still reserved count as used, so a
- * caller reads its own charges at once (read your own writes). `remaining` already excludes them.
- */
-/**
  * What the contract's `GET /usage` answers: `used` counts the successes answered but not yet
  * settled (`answeredRequestIds`, which the caller's settlement outbox knows); `remaining` is the
  * quota less `used` and less the units held by requests in flight, so idle units of the

@@ -30,6 +30,8 @@ export const MAX_ANSWERED_REQUEST_IDS = 100_000;
 /** The largest block an allowance lease asks for, and the longest lease (a process that dies holds its units this long at most). */
 export const MAX_ALLOWANCE_UNITS = 10_000;
 export const MAX_ALLOWANCE_LEASE_MS = 600_000;
+/** Allowances one renewal may name (a process in use of more renews them in slices). */
+export const MAX_RENEWED_ALLOWANCES = 500;
 
 /** Charges one settlement batch carries at most (reservations and allowance charges together). */
 const MAX_SETTLE_BATCH = 500;
@@ -148,7 +150,7 @@ export const accountsContract = {
     ),
     /** Extends the leases of allowances in use, from now (never past their month); answers their workspaces' figures. */
     renewAllowances: mutation(
-      z.object({ allowanceIds: z.array(allowanceIdSchema).min(1).max(500), leaseMs: z.number().int().min(1000).max(MAX_ALLOWANCE_LEASE_MS) }),
+      z.object({ allowanceIds: z.array(allowanceIdSchema).min(1).max(MAX_RENEWED_ALLOWANCES), leaseMs: z.number().int().min(1000).max(MAX_ALLOWANCE_LEASE_MS) }),
       allowanceRenewalSchema,
     ),
     /** Gives back units of an allowance nobody took (at most what it still holds); answers how many were freed. */
