@@ -84,7 +84,6 @@ export const jobItemsWindowSchema = z.object({
   offset: z.number().int().min(0).max(LIMITS.jobItemsPage.maxOffset),
   limit: z.number().int().min(LIMITS.jobItemsPage.min).max(LIMITS.jobItemsPage.max),
 });
-export type JobItemsWindow = z.infer<typeof jobItemsWindowSchema>;
 
 /** Query of `GET /v1/scrape/max/results/{jobId}`. */
 export const jobResultsQuerySchema = z.object({

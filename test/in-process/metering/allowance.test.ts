@@ -198,7 +198,9 @@ t.test('a busy workspace leases an allowance: its calls then reserve nothing thr
   t.equal(usage.remaining, 10_000 - warm - 30);
   const charges = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
   t.equal(charges.length, warm + 30, 'one charge row per success');
-  t.ok(charges.filter((row) => outcomes.some((outcome) => outcome.requestId === row.requestId)).every((row) => row.allowanceId !== null), "the thirty were charged from the allowance");
+  const ofTheThirty = charges.filter((row) => outcomes.some((outcome) => outcome.requestId === row.requestId));
+  t.equal(ofTheThirty.length, 30, 'each of the thirty charged');
+  t.ok(ofTheThirty.every((row) => row.allowanceId !== null), 'the thirty were charged from the allowance');
 });
 
 t.test('a failure gives its unit back to the allowance at once; a clean stop gives the idle units back to accounts', async (t) => {
@@ -239,7 +241,8 @@ t.test('the unit of a call whose process died comes back when its permit lapses;
   const warm = await warmUp(survivor, prefix, workspaceId);
   const before = await idleOf(prefix, workspaceId);
   // The dying process admits a call and takes a unit, then dies before the call ends (no renewal, no completion).
-  const decision = await dying.admission.admit(workspaceId, `${newRequestId()}:dead`, 500, { allowance: true });
+  const deadRequest = newRequestId();
+  const decision = await dying.admission.admit(workspaceId, `${deadRequest}:dead`, 500, { allowance: true });
   t.ok(decision.admitted && decision.permit.allowance, 'it took a unit of the shared allowance');
   t.equal(await idleOf(prefix, workspaceId), before - 1);
   await dying.stop();
@@ -249,7 +252,9 @@ t.test('the unit of a call whose process died comes back when its permit lapses;
   t.equal(await idleOf(prefix, workspaceId), before - 1, "the lapsed unit came back to the allowance and the survivor's call took one");
   await survivor.stop();
   await settledUsage(workspaceId, warm + 1);
-  t.pass('only the answered successes were charged');
+  const charged = await db.selectFrom('usageReservations').select('requestId').where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  t.equal(charged.length, warm + 1, 'only the answered successes were charged');
+  t.notOk(charged.some((row) => row.requestId === deadRequest), 'not the call that died');
 });
 
 t.test('near the end of a quota: blocks only while a block stays free, then a reservation per call; exactly the quota is charged, refused only once it is used up', async (t) => {

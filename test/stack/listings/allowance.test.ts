@@ -98,7 +98,9 @@ t.test('an api killed while it holds an allowance: every answered success charge
   });
   const charged = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
   t.strictSame(charged.map((row) => row.requestId).sort(), [...successes].sort(), 'the charges are exactly the answered successes (none for the calls that died)');
-  t.ok(charged.filter((row) => answered.some((response) => response.headers.get('x-request-id') === row.requestId)).every((row) => row.allowanceId === allowanceId), 'the eight from the allowance');
+  const ofTheEight = charged.filter((row) => answered.some((response) => response.headers.get('x-request-id') === row.requestId));
+  t.equal(ofTheEight.length, 8, 'the eight charged');
+  t.ok(ofTheEight.every((row) => row.allowanceId === allowanceId), 'the eight from the allowance');
   const history = await historyOf(stack, workspaceId, successes.length);
   t.equal(history.filter((entry) => entry.charged === 1).length, successes.length, 'one charged history entry per success, none twice');
 
