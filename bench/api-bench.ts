@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSearchUrl } from '@comps/shared/market/search-url';
@@ -6,7 +5,7 @@ import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { ManagedProcess } from '@comps/scripts/stack/managed-process';
 import { SAMPLE_QUERY } from '../test/helpers/listing-query.js';
-import { cpuMs, log, memoryBreakdown, rssMb, runBench, segmentsSent, startBenchStack, verdict } from './bench-stack.js';
+import { cpuMs, log, memoryBreakdown, rssMb, runBench, serverPid, segmentsSent, startBenchStack, verdict } from './bench-stack.js';
 import { runLoad, type LoadResult } from './load.js';
 
 /**
@@ -23,15 +22,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const TOTAL_REQUESTS = 10_000;
 
 const ms = (value: number) => value.toFixed(2).padStart(8);
-
-/** The machine's shared servers, measured too: they work for the stack. */
-function serverPid(name: string): number | undefined {
-  try {
-    return Number(execFileSync('pidof', ['-s', name], { encoding: 'utf8' }).trim()) || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A process's messages to a server (see segmentsSent), named for the report. */
 type Link = [name: string, pid: number | undefined, port: number];

@@ -111,6 +111,15 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** The pid of a server of the machine (MariaDB, Redis), measured too: it works for the stack. */
+export function serverPid(name: string): number | undefined {
+  try {
+    return Number(execFileSync('pidof', ['-s', name], { encoding: 'utf8' }).trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident memory of a process, in MB, from /proc. */
 export function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -4,10 +4,9 @@ import { WebSocket } from 'undici';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { SAMPLE_QUERY } from '../test/helpers/listing-query.js';
-import { cpuMs, log, runBench, startBenchStack } from './bench-stack.js';
+import { cpuMs, log, runBench, serverPid, startBenchStack } from './bench-stack.js';
 import { selfTimeByPart, type CpuProfile } from './cpu-profile.js';
 import { runLoad } from './load.js';
-import { execFileSync } from 'node:child_process';
 
 /**
  * `npm run bench:profile`: where a charged search's milliseconds go, in every process, at 1 and at 8
@@ -41,14 +40,6 @@ async function inspector(port: number) {
       socket.send(JSON.stringify({ id: next, method, params }));
     });
   return { send, close: () => socket.close() };
-}
-
-function serverPid(name: string): number | undefined {
-  try {
-    return Number(execFileSync('pidof', ['-s', name], { encoding: 'utf8' }).trim()) || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const fixed = (value: number, width = 7) => value.toFixed(2).padStart(width);
