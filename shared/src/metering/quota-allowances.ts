@@ -58,7 +58,7 @@ return 1
 
 /**
  * Takes the allowance out of use, if it is still the one in use and (with idleSince > 0) nobody
- * took a unit since then: it is marked `returning` (no unit is taken from it any more, and a call
+ * took a unit since then and no call holds one any more: it is marked `returning` (no unit is taken from it any more, and a call
  * refused its reservation meanwhile waits for the return), and its idle units, with those of
  * holders whose lease ran out, are answered for the caller to give back; -1 if it was not taken out.
  * KEYS: the hash, its holders; ARGV: id, now, idleSince.
@@ -68,7 +68,14 @@ local current = redis.call('HMGET', KEYS[1], 'id', 'units', 'taken', 'returning'
 if current[1] ~= ARGV[1] or current[4] then return -1 end
 local idleSince = tonumber(ARGV[3])
 if idleSince > 0 and tonumber(current[3]) > idleSince then return -1 end
-local units = tonumber(current[2]) + redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+local lapsed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
+if idleSince > 0 and redis.call('ZCARD', KEYS[2]) > 0 then
+  -- Calls still hold units (of a process that died, until their permits lapse): given back once none does,
+  -- else accounts would keep their units until the lease ran out. Lapsed ones are idle units again.
+  if lapsed > 0 then redis.call('HINCRBY', KEYS[1], 'units', lapsed) end
+  return -1
+end
+local units = tonumber(current[2]) + lapsed
 redis.call('HSET', KEYS[1], 'units', 0, 'returning', ARGV[2])
 return units
 `);
