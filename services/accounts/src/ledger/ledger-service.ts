@@ -72,7 +72,9 @@ async function tryReserve(
       return { ...(await withTransaction(ledger.db, (trx) => retriedReservation(trx, requestId, workspaceId, limit, expiresAt, now))), expiredHeld: false };
     case 'no_counter':
     case 'again':
-      throw new Error(`The counter of ${workspaceId} for ${period} is still missing or changing after ${AGAIN_TRIES} more tries`);
+      // Lost to other reservations every time (a burst at the start of a month): busy, not broken, and
+      // not a refusal (the counter had room). The caller may try again at once.
+      throw new AppError('service_unavailable', `The quota counter of ${workspaceId} for ${period} is busy; try again`, { retryAfter: 1 });
   }
 }
 
