@@ -93,8 +93,11 @@ if heldPrefix ~= '' then
       redis.call('ZADD', held, expiresAt, holder)
       redis.call('PEXPIRE', held, keyTtl)
       taken = {id, tonumber(allowance[4]), tonumber(allowance[5]), tonumber(allowance[6]), units}
+      redis.call('HSET', allowanceKey, 'units', units, 'taken', now)
+    else
+      -- No unit taken: the allowance is not in use for that (it idles out, and goes back, as one nobody takes from).
+      redis.call('HSET', allowanceKey, 'units', units)
     end
-    redis.call('HSET', allowanceKey, 'units', units, 'taken', now)
     low = units <= lowWater
   end
   if low and wsCalls >= hotCalls and redis.call('SET', leaseLock, holder, 'NX', 'PX', lockMs) then
@@ -164,11 +167,18 @@ return 1
  * settlement outbox (the stream every settler reads, and the workspace's set of answered,
  * unsettled charges), naming the allowance its unit came from; a failure's allowance unit goes
  * back to the allowance, if the allowance is still the one in use and the unit was still held
- * (one whose lease ran out was put back already). One round trip.
+ * (one whose lease ran out was put back already). A call that never reached the marketplace
+ * (ARGV[7] = '1': its input refused, its quota refused) is also taken out of the calls per second
+ * it was counted in (KEYS[7], KEYS[8]), if that second's counters are still there. One round trip.
  */
 const COMPLETE = luaScript(`
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
+if ARGV[7] == '1' then
+  for i = 7, 8 do
+    if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
+  end
+end
 if ARGV[6] ~= '' then
   local held = redis.call('ZREM', KEYS[6], ARGV[1])
   if ARGV[2] == '' and held == 1 and redis.call('HGET', KEYS[5], 'id') == ARGV[6] then
@@ -242,6 +252,8 @@ export type AdmissionDecision =
 export interface Permit {
   workspaceId: string;
   holder: string;
+  /** The second (Unix time) whose calls-per-second counters count the call. */
+  countedIn: number;
   /** The allowance unit the call holds; null: it reserves its own (or needs none). */
   allowance: AllowanceTake | null;
 }
@@ -346,7 +358,7 @@ export class Admission {
     }
     const [, , , , , allowanceId, free, limit, used, idle, due] = reply;
     const allowance = allowanceId ? allowanceTakeOf(allowanceId, free!, limit!, used!, idle!) : null;
-    const permit: Permit = { workspaceId, holder, allowance };
+    const permit: Permit = { workspaceId, holder, countedIn: second, allowance };
     this.held.set(holder, permit);
     const leaseDue = due ? { workspaceId, allowanceId: due === '-' ? null : due } : null;
     return { admitted: true, permit, rate, leaseDue };
@@ -379,9 +391,10 @@ export class Admission {
    * Gives the permit back; with `charge`, hands the request's charge to the settlement outbox in the
    * same call, with its history entry: a charge and its entry are recorded together, even when this
    * process dies before its history writer flushes. Without it, an allowance unit the call held goes
-   * back to the allowance.
+   * back to the allowance. `uncalled`: the call never reached the marketplace, so it no longer
+   * counts in the calls per second (the deployment's, and its workspace's share).
    */
-  async complete(permit: Permit, charge: { requestId: string; history: HistoryRecord } | null): Promise<void> {
+  async complete(permit: Permit, charge: { requestId: string; history: HistoryRecord } | null, uncalled = false): Promise<void> {
     this.held.delete(permit.holder);
     const wsKey = this.workspaceKey(permit.workspaceId);
     const taking = this.options.allowance;
@@ -397,8 +410,10 @@ export class Admission {
           this.charges.pendingSetOf(permit.workspaceId),
           taking && allowanceId ? taking.keys.hash(permit.workspaceId) : wsKey,
           taking && allowanceId ? taking.keys.held(permit.workspaceId, allowanceId) : wsKey,
+          this.key(`calls:${permit.countedIn}`),
+          this.key(`calls:${permit.countedIn}:${permit.workspaceId}`),
         ],
-        [permit.holder, charge?.requestId ?? '', permit.workspaceId, this.charges.pendingTtlMs, charge ? JSON.stringify(charge.history) : '', allowanceId],
+        [permit.holder, charge?.requestId ?? '', permit.workspaceId, this.charges.pendingTtlMs, charge ? JSON.stringify(charge.history) : '', allowanceId, uncalled && !charge ? '1' : '0'],
       ),
     );
   }

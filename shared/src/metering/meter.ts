@@ -178,7 +178,7 @@ export class Meter {
     const held = await this.quotaFor(permit, input);
     if (held instanceof AppError) return fail(held, null);
     if ('refused' in held) {
-      await this.giveBack(permit, null);
+      await this.giveBack(permit, null, 'uncalled');
       // Units held by requests still in flight are not available either: nothing remains to start.
       return fail(new AppError('quota_exhausted', `The monthly quota of ${held.refused.limit} requests is used up`), held.refused);
     }
@@ -261,35 +261,43 @@ export class Meter {
       allowances?.noteTake(input.workspace.id, permit.allowance.allowanceId);
       return { quota: permit.allowance.quota };
     }
+    const own = await this.reserveOwn(permit, input);
+    if (own instanceof AppError || !('refused' in own) || !allowances) return own;
+    // Refused: a lease may have landed since the admission, or units may be on their way into or out
+    // of the allowance. Only Redis is asked while they are; once they have gone back to accounts, one
+    // more reservation finds them there.
     const deadline = this.clock() + UNITS_IN_TRANSIT_WAIT_MS;
-    for (;;) {
-      let reservation: Awaited<ReturnType<QuotaLedger['reserve']>>;
+    for (let waited = false; ; waited = true) {
+      let unit: Awaited<ReturnType<Admission['takeUnit']>>;
       try {
-        reservation = await this.deps.ledger.reserve(input.workspace.id, input.requestId);
-      } catch (error) {
-        // The reservation may have been made before the call failed (a timeout): release it too (a release
-        // of none is nothing), so that it does not hold a unit until it expires.
-        await this.giveBack(permit, input.requestId);
-        return this.unexpected(error);
-      }
-      const { limit, used, remaining } = reservation;
-      if (reservation.ok) return { quota: { limit, used, remaining } };
-      if (!allowances) return { refused: { limit, used, remaining: 0 } };
-      let second: Awaited<ReturnType<Admission['takeUnit']>>;
-      try {
-        second = await this.deps.admission.takeUnit(permit);
+        unit = await this.deps.admission.takeUnit(permit);
       } catch (error) {
         // Redis failed: its error (service_unavailable), not a refusal for a quota that may be there.
-        await this.giveBack(permit, input.requestId);
+        await this.giveBack(permit, input.requestId, 'uncalled');
         return this.unexpected(error);
       }
-      if (typeof second === 'object') {
-        allowances.noteTake(input.workspace.id, second.allowanceId);
-        return { quota: second.quota };
+      if (typeof unit === 'object') {
+        allowances.noteTake(input.workspace.id, unit.allowanceId);
+        return { quota: unit.quota };
       }
-      if (second === 'none' || this.clock() >= deadline || input.signal.aborted) return { refused: { limit, used, remaining: 0 } };
+      if (unit === 'none' || this.clock() >= deadline || input.signal.aborted) return waited && !input.signal.aborted ? this.reserveOwn(permit, input) : own;
       await abortableSleep(UNITS_IN_TRANSIT_POLL_MS, input.signal).catch(() => undefined);
     }
+  }
+
+  /** A reservation of the call's own through accounts: its figures, or the refusal's; a failure of accounts is the AppError to answer with (the permit given back). */
+  private async reserveOwn(permit: Permit, input: MeteredCall<MarketCall>): Promise<{ quota: QuotaSnapshot } | { refused: QuotaSnapshot } | AppError> {
+    let reservation: Awaited<ReturnType<QuotaLedger['reserve']>>;
+    try {
+      reservation = await this.deps.ledger.reserve(input.workspace.id, input.requestId);
+    } catch (error) {
+      // The reservation may have been made before the call failed (a timeout): release it too (a release
+      // of none is nothing), so that it does not hold a unit until it expires.
+      await this.giveBack(permit, input.requestId, 'uncalled');
+      return this.unexpected(error);
+    }
+    const { limit, used, remaining } = reservation;
+    return reservation.ok ? { quota: { limit, used, remaining } } : { refused: { limit, used, remaining: 0 } };
   }
 
   /**
@@ -305,7 +313,7 @@ export class Meter {
     });
     this.leaseIfDue(decision);
     if (!decision.admitted) return { rate: decision.rate!, ticket: null };
-    return { rate: decision.rate!, ticket: new AdmissionTicket(decision.permit, (permit) => this.giveBack(permit, null)) };
+    return { rate: decision.rate!, ticket: new AdmissionTicket(decision.permit, (permit) => this.giveBack(permit, null, 'uncalled')) };
   }
 
   private leaseIfDue(decision: AdmissionDecision): void {
@@ -365,10 +373,14 @@ export class Meter {
     }
   }
 
-  /** Gives back the permits and, when one was taken, the reservation; failures here only delay what expiry does anyway. */
-  private async giveBack(permit: Permit, reservedRequestId: string | null): Promise<void> {
+  /**
+   * Gives back the permits and, when one was taken, the reservation; failures here only delay what
+   * expiry does anyway. A call that never reached the marketplace (`uncalled`) also stops counting
+   * in the calls per second toward it.
+   */
+  private async giveBack(permit: Permit, reservedRequestId: string | null, uncalled?: 'uncalled'): Promise<void> {
     await Promise.all([
-      this.deps.admission.complete(permit, null).catch((error: unknown) =>
+      this.deps.admission.complete(permit, null, uncalled === 'uncalled').catch((error: unknown) =>
         this.deps.logger.warn({ err: String(error) }, 'permit release failed; it lapses with its lease'),
       ),
       reservedRequestId

@@ -298,3 +298,80 @@ t.test("the request's rate is counted with its first call's admission, in the sa
   t.equal(Number(await probe.zCard(`${prefix}upstream:in-flight:${workspaceId}`)), 0, 'released tickets give their permits back');
   await api.stop();
 });
+
+/** The calls toward the marketplace counted in the seconds from `since` to now: the deployment's, and the workspace's. */
+async function callsCountedSince(prefix: string, workspaceId: string, since: number): Promise<{ all: number; workspace: number }> {
+  const counted = { all: 0, workspace: 0 };
+  for (let second = Math.floor(since / 1000); second <= Math.floor(Date.now() / 1000); second += 1) {
+    counted.all += Number((await probe.get(`${prefix}upstream:calls:${second}`)) ?? 0);
+    counted.workspace += Number((await probe.get(`${prefix}upstream:calls:${second}:${workspaceId}`)) ?? 0);
+  }
+  return counted;
+}
+
+t.test('a request admitted but refused before its call (its input, its quota) no longer counts in the calls per second toward the marketplace', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix);
+  const { workspaceId } = await createWorkspace(stack, { quota: 1 });
+  const since = Date.now();
+  const limiter = new FixedWindowLimiter(redis, `${prefix}rate:`);
+  const rate = { key: limiter.keyOf(workspaceId, 60), limit: 100, windowSeconds: 60 };
+  const workspace = { id: workspaceId, concurrency: 10 };
+  const tickets = await Promise.all([1, 2, 3].map(() => api.meter.admitRequest({ workspace, requestId: newRequestId(), rate })));
+  t.strictSame(await callsCountedSince(prefix, workspaceId, since), { all: 3, workspace: 3 }, 'each admission counts a call');
+  // Two refused for their input: their tickets go back untaken.
+  await tickets[0]!.ticket!.release();
+  await tickets[1]!.ticket!.release();
+  t.strictSame(await callsCountedSince(prefix, workspaceId, since), { all: 1, workspace: 1 }, 'the two released tickets are no longer counted');
+  tickets[2]!.ticket!.take();
+  const delivered = await run(api, workspaceId);
+  t.equal(delivered.kind, 'delivered', 'a call that reached the marketplace');
+  const refused = await run(api, workspaceId);
+  t.match(refused, { kind: 'failed', error: { code: 'quota_exhausted' } }, 'a call refused for its quota');
+  t.strictSame(await callsCountedSince(prefix, workspaceId, since), { all: 2, workspace: 2 }, 'the untaken ticket counts until its second ends; the call made counts; the refused one does not');
+  await api.stop();
+});
+
+t.test('a call refused its reservation while units are on their way waits on Redis alone, then reserves once more', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix);
+  const { workspaceId } = await createWorkspace(stack, { quota: 1 });
+  const holding = newRequestId();
+  t.match(await ledger.reserve(workspaceId, holding), { ok: true }, 'another request holds the only unit');
+  // A lease in flight for the workspace (another process asked accounts for a block): units may be on their way.
+  const lock = api.allowances.taking.keys.leaseLock(workspaceId);
+  await probe.set(lock, 'another-process', { PX: 10_000 });
+  const started = Date.now();
+  const waiting = run(api, workspaceId);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(api.calls.reserve, 1, 'while it waits, accounts is not asked again');
+  // The unit held goes back to accounts, and the lease ends without units for this workspace.
+  await ledger.release(holding);
+  await probe.del(lock);
+  const outcome = await waiting;
+  t.equal(outcome.kind, 'delivered', 'the reservation made once the units were back found the unit');
+  t.equal(api.calls.reserve, 2, 'two reservations in all');
+  t.ok(Date.now() - started < 2000, 'within the wait for units in transit');
+  await api.stop();
+  await settledUsage(workspaceId, 1);
+});
+
+t.test('an admission that takes no unit does not keep an allowance in use; one that takes a unit does', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix);
+  const { workspaceId } = await createWorkspace(stack, { quota: 100 });
+  const hash = api.allowances.keys.hash(workspaceId);
+  const takenAt = Date.now() - 5000;
+  await probe.hSet(hash, { id: 'test-allowance', units: 0, ends: Date.now() + 60_000, free: 100, limit: 100, used: 0, taken: takenAt });
+  const empty = await api.admission.admit(workspaceId, `${newRequestId()}:a`, 10, { allowance: true });
+  t.ok(empty.admitted && empty.permit.allowance === null, 'admitted without a unit');
+  t.equal(Number(await probe.hGet(hash, 'taken')), takenAt, 'the allowance still last used when it was');
+  await probe.hSet(hash, 'units', 1);
+  const full = await api.admission.admit(workspaceId, `${newRequestId()}:b`, 10, { allowance: true });
+  t.ok(full.admitted && full.permit.allowance?.allowanceId === 'test-allowance', 'admitted with a unit');
+  t.ok(Number(await probe.hGet(hash, 'taken')) > takenAt, 'the take marks it in use');
+  if (empty.admitted) await api.admission.complete(empty.permit, null);
+  if (full.admitted) await api.admission.complete(full.permit, null);
+  await probe.del(hash);
+  await api.stop();
+});
