@@ -84,6 +84,21 @@ t.test('every counted item, in order, as the job\'s items and statistics say', a
   t.notOk(computed.some(([price]) => price >= 4000), 'no outlier among the prices');
 });
 
+t.test('a job page reads the items once: the sales come cached with the statistics that jobs.get computed', async (t) => {
+  const cache = new ExpiringMap<unknown>(60_000, 10);
+  const job = await jobsWith(cache).get({ workspaceId, jobId, offset: 0, limit: 5000 });
+  const expected = job.items.filter((item) => item.comps.counted && item.comps.unitPrice).map((item) => [item.comps.unitPrice!.value, item.soldDate]);
+  // The stored arrays emptied: a read of them now would find no sale.
+  const stored = await db.selectFrom('jobPages').select(['page', 'statsItems']).where('jobId', '=', jobId).execute();
+  await db.updateTable('jobPages').set({ statsItems: '[]' }).where('jobId', '=', jobId).execute();
+  try {
+    t.strictSame((await jobsWith(cache).countedSales({ workspaceId, jobId })).sales, expected, 'every sale, from the cache');
+    t.strictSame((await jobsWith(new ExpiringMap(60_000, 10)).countedSales({ workspaceId, jobId })).sales, [], 'a cache of its own reads the arrays (emptied here)');
+  } finally {
+    for (const page of stored) await db.updateTable('jobPages').set({ statsItems: page.statsItems }).where('jobId', '=', jobId).where('page', '=', page.page).execute();
+  }
+});
+
 t.test('another workspace\'s job, or one that does not exist, is not found', async (t) => {
   t.equal(await codeOf(jobs.countedSales({ workspaceId: 'ws_someone_else', jobId })), 'job_not_found');
   t.equal(await codeOf(jobs.countedSales({ workspaceId, jobId: randomUUID() })), 'job_not_found');

@@ -12,7 +12,7 @@ import type { ActiveJobLock } from './active-job-lock.js';
 import { finishJob } from './finish-job.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
-import { emptyJobComps, jobComps, jobCountedSales, type JobComps, type JobCompsCache } from './job-stats.js';
+import { emptyJobComps, jobComps, jobCountedSales, type CountedSale, type JobComps, type JobCompsCache } from './job-stats.js';
 import {
   findActiveJob,
   findJob,
@@ -194,7 +194,7 @@ export async function jobForDownload(deps: JobServiceDeps, workspaceId: string, 
 }
 
 /** Every counted item's unit price and sold date, in the order collected (jobCountedSales). */
-export async function getJobCountedSales(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<{ sales: Array<[number, string | null]> }> {
+export async function getJobCountedSales(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<{ sales: CountedSale[] }> {
   return inSnapshot(deps, async (snapshot) => {
     const job = await ownedJob(snapshot, workspaceId, jobId);
     return { sales: await jobCountedSales(snapshot.db, job, deps.compsCache, deps.now().getTime()) };
