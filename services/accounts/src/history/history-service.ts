@@ -4,6 +4,7 @@ import { requestIdFloor, requestIdTime } from '@comps/shared/ids';
 import { deleteHistoryBefore, insertHistoryEntries, listHistoryEntries } from './history-repository.js';
 import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
 import type { AccountsDb, AccountsExecutor } from '../db/database.js';
+import { deleteInBatches } from '@comps/shared/db/delete-in-batches';
 
 const DAY_MS = 86_400_000;
 
@@ -76,10 +77,5 @@ export async function listHistory(db: AccountsDb, input: HistoryListInput, now: 
 /** Deletes entries past retention in batches, so a large purge never holds long locks. */
 export async function purgeHistory(db: AccountsDb, now: Date): Promise<number> {
   const cutoff = retentionStart(now);
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteHistoryBefore(db, cutoff, 5000);
-    total += deleted;
-    if (deleted < 5000) return total;
-  }
+  return deleteInBatches((limit) => deleteHistoryBefore(db, cutoff, limit));
 }

@@ -18,6 +18,7 @@ import {
 import type { LedgerContext } from './ledger-context.js';
 import { adjustCounter, ensureCounter, readCounter, type Counter } from './ledger-repository.js';
 import { monthlyQuotaOf } from './monthly-quota.js';
+import { deleteInBatches } from '@comps/shared/db/delete-in-batches';
 
 /**
  * Quota allowances: a workspace's metering leases units in a block (one round trip for many
@@ -142,10 +143,5 @@ export async function idleAllowanceUnits(db: AccountsExecutor, workspaceId: stri
 /** Expired allowances are kept as long as settled reservations (40 days), for charges that name them; then deleted. */
 export async function purgeExpiredAllowances(ledger: LedgerContext): Promise<number> {
   const cutoff = new Date(ledger.now().getTime() - 40 * 86_400_000);
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteExpiredAllowances(ledger.db, cutoff, 5000);
-    total += deleted;
-    if (deleted < 5000) return total;
-  }
+  return deleteInBatches((limit) => deleteExpiredAllowances(ledger.db, cutoff, limit));
 }

@@ -22,6 +22,7 @@ import {
   setReservationState,
   type Counter,
 } from './ledger-repository.js';
+import { deleteInBatches } from '@comps/shared/db/delete-in-batches';
 
 /**
  * The usage ledger. A request reserves one unit before it calls upstream; success settles the
@@ -277,10 +278,5 @@ export function unsettledAmong(db: AccountsExecutor, workspaceId: string, reques
  */
 export async function purgeSettledReservations(ledger: LedgerContext): Promise<number> {
   const cutoff = new Date(ledger.now().getTime() - 40 * 86_400_000);
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteSettledReservations(ledger.db, cutoff, 5000);
-    total += deleted;
-    if (deleted < 5000) return total;
-  }
+  return deleteInBatches((limit) => deleteSettledReservations(ledger.db, cutoff, limit));
 }

@@ -2,6 +2,7 @@ import { deleteExpiredPasswordTokens } from '../users/password-token-repository.
 import { hashSecretToken, isSecretTokenShaped, newSecretToken } from './secret-token.js';
 import { deleteExpiredSessions, deleteSession, extendSession, findLiveSession, insertSession } from './session-repository.js';
 import type { AccountsDb } from '../db/database.js';
+import { deleteInBatches } from '@comps/shared/db/delete-in-batches';
 
 export interface SessionLifetimes {
   /** A session unused for this long ends. */
@@ -58,10 +59,5 @@ export async function endSession(db: AccountsDb, sessionId: string): Promise<voi
 
 /** Deletes ended sessions and expired set-password links, in batches. */
 export async function purgeExpiredSessions(db: AccountsDb, now: Date): Promise<number> {
-  let total = await deleteExpiredPasswordTokens(db, now);
-  for (;;) {
-    const deleted = await deleteExpiredSessions(db, now, 5000);
-    total += deleted;
-    if (deleted < 5000) return total;
-  }
+  return (await deleteExpiredPasswordTokens(db, now)) + (await deleteInBatches((limit) => deleteExpiredSessions(db, now, limit)));
 }
