@@ -23,6 +23,7 @@ import { startInProcessStack } from '../../helpers/in-process-stack.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
 import { createDb } from '@comps/shared/db/create-db';
 import type { AccountsDatabase } from '../../../services/accounts/src/db/database.js';
+import { chargedRequests } from '../../helpers/charged-requests.js';
 
 // Quota allowances in process: processes made as createMetering makes them (admission, allowances,
 // meter, settlement outbox), on the real Redis, the real accounts service and the simulator.
@@ -196,7 +197,7 @@ t.test('a busy workspace leases an allowance: its calls then reserve nothing thr
   await api.stop();
   const usage = await settledUsage(workspaceId, warm + 30);
   t.equal(usage.remaining, 10_000 - warm - 30);
-  const charges = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  const charges = await chargedRequests(db, workspaceId);
   t.equal(charges.length, warm + 30, 'one charge row per success');
   const ofTheThirty = charges.filter((row) => outcomes.some((outcome) => outcome.requestId === row.requestId));
   t.equal(ofTheThirty.length, 30, 'each of the thirty charged');
@@ -252,7 +253,7 @@ t.test('the unit of a call whose process died comes back when its permit lapses;
   t.equal(await idleOf(prefix, workspaceId), before - 1, "the lapsed unit came back to the allowance and the survivor's call took one");
   await survivor.stop();
   await settledUsage(workspaceId, warm + 1);
-  const charged = await db.selectFrom('usageReservations').select('requestId').where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  const charged = await chargedRequests(db, workspaceId);
   t.equal(charged.length, warm + 1, 'only the answered successes were charged');
   t.notOk(charged.some((row) => row.requestId === deadRequest), 'not the call that died');
 });
@@ -272,7 +273,7 @@ t.test('near the end of a quota: blocks only while a block stays free, then a re
   for (const process of processes) await process.stop();
   const usage = await settledUsage(workspaceId, 70);
   t.equal(usage.remaining, 0);
-  const charged = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  const charged = await chargedRequests(db, workspaceId);
   t.strictSame(charged.map((row) => row.requestId).sort(), delivered.map((outcome) => outcome.requestId).sort(), 'the charges are the answered successes, once each');
   const fromAllowance = charged.filter((row) => row.allowanceId !== null).length;
   t.comment(`${fromAllowance} charged from the allowance, ${charged.length - fromAllowance} from reservations of their own`);

@@ -9,6 +9,7 @@ import { eventually, request, type HttpResponse } from '../../helpers/http-clien
 import { historyOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
+import { chargedRequests } from '../../helpers/charged-requests.js';
 
 // An api killed with SIGKILL while it holds a quota allowance, with successes answered but not yet
 // settled and calls in flight. Settlers batch every 8 s here, so that the answered charges wait in
@@ -97,7 +98,7 @@ t.test('an api killed while it holds an allowance: every answered success charge
     timeoutMs: SETTLE_EVERY_MS + 20_000,
     intervalMs: 250,
   });
-  const charged = await db.selectFrom('usageReservations').select(['requestId', 'allowanceId']).where('workspaceId', '=', workspaceId).where('state', '=', 'charged').execute();
+  const charged = await chargedRequests(db, workspaceId);
   t.strictSame(charged.map((row) => row.requestId).sort(), [...successes].sort(), 'the charges are exactly the answered successes (none for the calls that died)');
   const ofTheEight = charged.filter((row) => answered.some((response) => response.headers.get('x-request-id') === row.requestId));
   t.equal(ofTheEight.length, 8, 'the eight charged');
