@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PageFetcher } from '@comps/shared/market/fetch/fetch-page';
+import { parseSearchPage } from '@comps/shared/market/parse/search-page';
+import { freePort } from '@comps/scripts/stack/free-port';
+import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
+import { log } from './bench-stack.js';
+
+/**
+ * `npm run bench:page-memory`: what reading pages alone holds in memory, without the rest of the
+ * api. A real saved results page (1.27 MB) is served by a separate process; this process fetches it
+ * with the services' `PageFetcher`, parses it with `parseSearchPage` and serializes the result,
+ * `BENCH_ITERATIONS` times with `BENCH_CONCURRENCY` in flight, as the api does under load. Then its
+ * memory as the run left it, and again after a full garbage collection: the difference is garbage
+ * that only a full collection frees (each page's text is an external string, which V8 keeps in its
+ * old generation, and page buffers that outlived two young collections).
+ */
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? '3000');
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? '8');
+const PAGE = process.env.BENCH_PAGE ?? 'sold_us_scard_vw_beetle.html';
+
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+
+function memoryLine(): string {
+  const memory = process.memoryUsage();
+  return `resident ${mb(memory.rss)}: V8 heap ${mb(memory.heapTotal)} (${mb(memory.heapUsed)} in use), external ${mb(memory.external)} (buffers ${mb(memory.arrayBuffers)})`;
+}
+
+async function main(): Promise<void> {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error('run with --expose-gc (npm run bench:page-memory does)');
+  const file = path.join(FIXTURES_DIR, PAGE);
+  const size = readFileSync(file).length;
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const page = require('fs').readFileSync(${JSON.stringify(file)});
+       require('http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length }); res.end(page); })
+         .listen(${port}, '127.0.0.1', () => process.send('ready'));`,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  await new Promise((resolve, reject) => {
+    server.once('message', resolve);
+    server.once('exit', () => reject(new Error('the page server did not start')));
+  });
+  const fetcher = new PageFetcher({ userAgent: 'bench', timeoutMs: 10_000, maxResponseBytes: 16 * 1048576 });
+  try {
+    const url = `http://127.0.0.1:${port}/`;
+    const readOne = async () => {
+      const page = await fetcher.fetch(url, 'en-US');
+      return JSON.stringify(parseSearchPage(page.body, 'market.com')).length;
+    };
+    for (let i = 0; i < 30; i += 1) await readOne();
+    collect();
+    log(`\n${PAGE} (${(size / 1024).toFixed(0)} KB) fetched, parsed and serialized ${ITERATIONS} times, ${CONCURRENCY} in flight`);
+    log(`before: ${memoryLine()}`);
+    let started = 0;
+    const begun = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (started < ITERATIONS) {
+          started += 1;
+          await readOne();
+        }
+      }),
+    );
+    const seconds = (performance.now() - begun) / 1000;
+    const atEnd = process.memoryUsage().rss;
+    log(`${(ITERATIONS / seconds).toFixed(0)} pages/s`);
+    log(`at the end: ${memoryLine()}`);
+    collect();
+    await sleep(100);
+    collect();
+    log(`after a full collection: ${memoryLine()}`);
+    log(`garbage only a full collection frees: ${mb(atEnd - process.memoryUsage().rss)} of resident memory`);
+  } finally {
+    await fetcher.close();
+    server.kill();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
