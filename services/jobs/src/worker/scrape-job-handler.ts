@@ -214,8 +214,11 @@ export class ScrapeJobHandler implements TaskHandler {
         patience: 'patient',
         onReserved,
         deliver: async ({ value }) => {
+          // The rows are made now, while the page waits for its turn: flat strings, where the items are
+          // thousands of small objects that every young collection meanwhile would copy.
+          const rows = storedRowsOf(value.items, page);
           if (!(await untilAbandoned(wanted, context.signal))) return false;
-          stored = await this.storePage(job, page, context.owner, value.items);
+          stored = await this.storePage(job, page, context.owner, rows);
           return stored.stored;
         },
         history: { method: 'POST', path: '/v1/scrape/max', jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
@@ -258,7 +261,7 @@ export class ScrapeJobHandler implements TaskHandler {
   }
 
   /** Stores a delivered page's items and moves the job on (ending it when a stop rule says so), if this process still holds the job's task and the page is the job's next. */
-  private async storePage(job: JobRow, page: number, owner: string, items: ListingItem[]): Promise<StoredPage> {
+  private async storePage(job: JobRow, page: number, owner: string, rows: StoredRow[]): Promise<StoredPage> {
     return withTransaction(this.deps.db, async (trx) => {
       const current = await lockJob(trx, job.id);
       const task = await lockTaskByKey(trx, jobTaskKey(job.id));
@@ -266,14 +269,9 @@ export class ScrapeJobHandler implements TaskHandler {
       // holder fetches the page again under the same request id, so the ledger charges it once. A page
       // that is not the job's next one was stored already: never twice.
       if (!current || task?.leaseOwner !== owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
-      const newItems = await insertNewItems(
-        trx,
-        job.id,
-        page,
-        items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })),
-      );
+      const newItems = await insertNewItems(trx, job.id, page, rows);
       await recordPage(trx, job.id, { charged: true, newItems });
-      const stop = stopRuleOf({ rows: items.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
+      const stop = stopRuleOf({ rows: rows.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       if (stop) await finishJob(trx, job.id, stop, this.deps.now());
       return { stored: true, goOn: !stop };
     });
@@ -296,4 +294,11 @@ export class ScrapeJobHandler implements TaskHandler {
     await withTransaction(this.deps.db, (trx) => finishJob(trx, job.id, end, this.deps.now()));
     return { next: 'settled' };
   }
+}
+
+/** A page's items as they are stored: each one's JSON (with its page) and its compact statistics entry. */
+type StoredRow = { itemId: string; item: string; statsItem: string };
+
+function storedRowsOf(items: ListingItem[], page: number): StoredRow[] {
+  return items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) }));
 }
