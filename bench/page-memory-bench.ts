@@ -6,7 +6,7 @@ import { PageFetcher } from '@comps/shared/market/fetch/fetch-page';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
-import { log } from './bench-stack.js';
+import { log, runBench } from './bench-stack.js';
 
 /**
  * `npm run bench:page-memory`: what reading pages alone holds in memory, without the rest of the
@@ -86,7 +86,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);
