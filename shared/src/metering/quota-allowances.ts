@@ -60,20 +60,21 @@ return 1
  * Takes the allowance out of use, if it is still the one in use and (with idleSince > 0) nobody
  * took a unit since then and no call holds one any more: it is marked `returning` (no unit is taken from it any more, and a call
  * refused its reservation meanwhile waits for the return), and its idle units, with those of
- * holders whose lease ran out, are answered for the caller to give back; -1 if it was not taken out.
+ * holders whose lease ran out, are answered for the caller to give back. Else -1: it is no longer
+ * the one in use (gone); -2: it is still in use (a unit taken since, or held by a call), and renewed.
  * KEYS: the hash, its holders; ARGV: id, now, idleSince.
  */
 const DRAIN = luaScript(`
 local current = redis.call('HMGET', KEYS[1], 'id', 'units', 'taken', 'returning')
 if current[1] ~= ARGV[1] or current[4] then return -1 end
 local idleSince = tonumber(ARGV[3])
-if idleSince > 0 and tonumber(current[3]) > idleSince then return -1 end
+if idleSince > 0 and tonumber(current[3]) > idleSince then return -2 end
 local lapsed = redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
 if idleSince > 0 and redis.call('ZCARD', KEYS[2]) > 0 then
   -- Calls still hold units (of a process that died, until their permits lapse): given back once none does,
   -- else accounts would keep their units until the lease ran out. Lapsed ones are idle units again.
   if lapsed > 0 then redis.call('HINCRBY', KEYS[1], 'units', lapsed) end
-  return -1
+  return -2
 end
 local units = tonumber(current[2]) + lapsed
 redis.call('HSET', KEYS[1], 'units', 0, 'returning', ARGV[2])
@@ -225,10 +226,14 @@ export class QuotaAllowances {
         const [id, taken, returning] = states[index]!;
         if (id !== allowanceId || returning) this.used.delete(allowanceId);
         else if (now - Number(taken) >= this.options.idleMs) {
-          // One that could not be given back (accounts did not answer) is tried at the next tick; the others go on.
-          await this.giveBack(allowanceId, workspaceId, now - this.options.idleMs).catch((error: unknown) =>
-            this.logger.warn({ err: error instanceof Error ? error.message : String(error), allowanceId }, 'quota allowance: not given back; tried again'),
-          );
+          // One that could not be given back is tried at the next tick (Redis failed), or its units come back when
+          // its lease runs out (accounts did not answer); the others go on.
+          const given = await this.giveBack(allowanceId, workspaceId, now - this.options.idleMs).catch((error: unknown) => {
+            this.logger.warn({ err: error instanceof Error ? error.message : String(error), allowanceId }, 'quota allowance: not given back');
+            return 'failed' as const;
+          });
+          // Still in use (a call holds a unit of it, or took one since): renewed, so that its lease does not run out under the call.
+          if (given === 'in use') renew.push([allowanceId, workspaceId]);
         } else renew.push([allowanceId, workspaceId]);
       }
       // In slices of what one renewal may name.
@@ -256,12 +261,13 @@ export class QuotaAllowances {
     );
   }
 
-  /** Takes the allowance out of use (if nobody took from it since `idleSince`, when given) and gives its idle units back to accounts. */
-  private async giveBack(allowanceId: string, workspaceId: string, idleSince = 0): Promise<void> {
+  /** Takes the allowance out of use (if nobody took from it since `idleSince` and no call holds a unit, when given) and gives its idle units back to accounts. */
+  private async giveBack(allowanceId: string, workspaceId: string, idleSince = 0): Promise<'given' | 'in use' | 'gone'> {
     const units = Number(
       await callRedis(() => runScript(this.redis, DRAIN, [this.keys.hash(workspaceId), this.keys.held(workspaceId, allowanceId)], [allowanceId, this.clock(), idleSince])),
     );
-    if (units < 0) return;
+    if (units === -2) return 'in use';
+    if (units < 0) return 'gone';
     this.used.delete(allowanceId);
     try {
       if (units > 0) await this.ledger.returnAllowance(allowanceId, units);
@@ -269,6 +275,7 @@ export class QuotaAllowances {
       // Returned, or accounts could not be told (it frees them when the lease runs out): either way they are no longer here.
       await callRedis(() => runScript(this.redis, FINISH, [this.keys.hash(workspaceId)], [allowanceId]));
     }
+    return 'given';
   }
 
   /** At a clean stop: leases in flight finish, then every allowance this process used is given back (others lease anew if they need). */

@@ -234,6 +234,29 @@ t.test('an allowance nobody takes from goes back to accounts after its idle time
   await api.stop();
 });
 
+t.test('an idle allowance a call still holds a unit of is kept and renewed, and goes back once the call ends', async (t) => {
+  const prefix = newPrefix();
+  // A short lease (takes end after 2 s of it), idle after 300 ms; the call's permit outlives both.
+  const api = processOf(prefix, { blockUnits: 20, idleMs: 300, leaseMs: 3000, permitLeaseMs: 10_000 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const warm = await warmUp(api, prefix, workspaceId);
+  const allowanceId = (await allowanceIdOf(prefix, workspaceId))!;
+  const holding = await api.admission.admit(workspaceId, `${newRequestId()}:long`, 500, { allowance: true });
+  if (!holding.admitted || holding.permit.allowance?.allowanceId !== allowanceId) throw new Error('the long call took a unit of the allowance');
+  // Idle for longer than the whole lease, while the call holds its unit.
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  t.equal(await allowanceIdOf(prefix, workspaceId), allowanceId, 'still the allowance in use');
+  t.ok(Number(await probe.hGet(`${prefix}allowance:${workspaceId}`, 'ends')) > Date.now(), 'its takes have not ended: renewed');
+  const row = await db.selectFrom('quotaAllowances').select(['state', 'expiresAt']).where('id', '=', allowanceId).executeTakeFirstOrThrow();
+  t.equal(row.state, 'held');
+  t.ok(row.expiresAt.getTime() > Date.now(), 'its lease in accounts was renewed under the call');
+  // The call ends (a failure: its unit goes back); the allowance is then idle, and goes back.
+  await api.admission.complete(holding.permit, null);
+  await eventually('the allowance goes back once no call holds a unit', async () => ((await allowanceIdOf(prefix, workspaceId)) === null ? true : undefined), { timeoutMs: 5000 });
+  await settledUsage(workspaceId, warm);
+  await api.stop();
+});
+
 t.test('the unit of a call whose process died comes back when its permit lapses; the call is not charged', async (t) => {
   const prefix = newPrefix();
   const survivor = processOf(prefix, { blockUnits: 20, permitLeaseMs: 500 });
