@@ -92,7 +92,11 @@ export function salesScatter(input: SalesScatterInput): SafeHtml {
     ${layout.medians.map((point) => html`<circle class="median-point" cx="${point.x.toFixed(1)}" cy="${point.y.toFixed(1)}" r="4"><title>${point.date}: median ${money(point.median)}</title></circle>`)}`;
 
   const salesByDay = new Map<string, number[]>();
-  for (const sale of input.sales) salesByDay.set(sale.date, [...(salesByDay.get(sale.date) ?? []), sale.price]);
+  for (const sale of input.sales) {
+    const prices = salesByDay.get(sale.date);
+    if (prices) prices.push(sale.price);
+    else salesByDay.set(sale.date, [sale.price]);
+  }
   const medianOf = new Map(layout.medians.map((point) => [point.date, point.median]));
   const rows = [...salesByDay.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
