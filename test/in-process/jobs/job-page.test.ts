@@ -15,10 +15,10 @@ import { createCallerFactory } from '../../../services/jobs/src/trpc/trpc.js';
 import { codeOf } from '../../helpers/procedure-errors.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
-// jobs.countedSales, what a job's page charts: each counted item's unit price and sold date, in the
-// order collected, over every item (a job of more than the 2,000 items the page once drew), the same
-// items and verdicts as the job's own items say; cached statistics give the same; another workspace's
-// job is not found.
+// jobs.page, what a job's dashboard page reads: the job with a page of its items, and each counted
+// item's unit price and sold date, in the order collected, over every item (a job of more than the
+// 2,000 items the page once drew), the same items and verdicts as the job's own items say, from one
+// computation of its statistics; cached statistics give the same; another workspace's job is not found.
 await prepareTestDatabase();
 const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 4, isolation: 'read committed' });
 t.teardown(() => db.destroy());
@@ -68,23 +68,26 @@ for (let page = 1; page <= PAGES; page += 1) {
 }
 
 t.test('every counted item, in order, as the job\'s items and statistics say', async (t) => {
-  // First with statistics not computed yet (countedSales computes them), then from those cached.
+  // First with statistics not computed yet (the page computes them), then from those cached.
   const cache = new ExpiringMap<unknown>(60_000, 10);
-  const computed = (await jobsWith(cache).countedSales({ workspaceId, jobId })).sales;
-  const cached = (await jobsWith(cache).countedSales({ workspaceId, jobId })).sales;
+  const page = await jobsWith(cache).page({ workspaceId, jobId, offset: 100, limit: 100 });
+  const computed = page.sales;
+  const cached = (await jobsWith(cache).page({ workspaceId, jobId, offset: 0, limit: 1 })).sales;
   const job = await jobs.get({ workspaceId, jobId, offset: 0, limit: 5000 });
+  t.strictSame(page.job.items, job.items.slice(100, 200), 'the page of items asked for');
+  t.strictSame(page.job.stats, job.stats, 'the statistics jobs.get gives');
   t.equal(job.items.length, PAGES * ROWS, `every item of the job (${PAGES * ROWS}, more than the 2,000 once drawn)`);
   const expected = job.items.filter((item) => item.comps.counted && item.comps.unitPrice).map((item) => [item.comps.unitPrice!.value, item.soldDate]);
   t.ok(expected.length > 2000 && expected.length < job.items.length, `most counted, the outliers not (${expected.length})`);
   t.strictSame(computed, expected, 'the same prices and dates, in the same order');
-  t.equal(computed.length, job.stats.counted, 'as many as the statistics count');
+  t.equal(computed.length, page.job.stats.counted, 'as many as the statistics of the same answer count');
   t.strictSame(cached, expected, 'the same again from the cached statistics');
   // The outliers of the fixture (every thirteenth row, priced 4,000 and up) are left out, as the fences say.
   t.ok(job.items.filter((item) => item.price!.value >= 4000).length > 150, 'the fixture has outliers');
   t.notOk(computed.some(([price]) => price >= 4000), 'no outlier among the prices');
 });
 
-t.test('a job page reads the items once: the sales come cached with the statistics that jobs.get computed', async (t) => {
+t.test('the sales come cached with the statistics, as jobs.get computed them', async (t) => {
   const cache = new ExpiringMap<unknown>(60_000, 10);
   const job = await jobsWith(cache).get({ workspaceId, jobId, offset: 0, limit: 5000 });
   const expected = job.items.filter((item) => item.comps.counted && item.comps.unitPrice).map((item) => [item.comps.unitPrice!.value, item.soldDate]);
@@ -92,14 +95,14 @@ t.test('a job page reads the items once: the sales come cached with the statisti
   const stored = await db.selectFrom('jobPages').select(['page', 'statsItems']).where('jobId', '=', jobId).execute();
   await db.updateTable('jobPages').set({ statsItems: '[]' }).where('jobId', '=', jobId).execute();
   try {
-    t.strictSame((await jobsWith(cache).countedSales({ workspaceId, jobId })).sales, expected, 'every sale, from the cache');
-    t.strictSame((await jobsWith(new ExpiringMap(60_000, 10)).countedSales({ workspaceId, jobId })).sales, [], 'a cache of its own reads the arrays (emptied here)');
+    t.strictSame((await jobsWith(cache).page({ workspaceId, jobId, offset: 0, limit: 1 })).sales, expected, 'every sale, from the cache');
+    t.strictSame((await jobsWith(new ExpiringMap(60_000, 10)).page({ workspaceId, jobId, offset: 0, limit: 1 })).sales, [], 'a cache of its own reads the arrays (emptied here)');
   } finally {
     for (const page of stored) await db.updateTable('jobPages').set({ statsItems: page.statsItems }).where('jobId', '=', jobId).where('page', '=', page.page).execute();
   }
 });
 
 t.test('another workspace\'s job, or one that does not exist, is not found', async (t) => {
-  t.equal(await codeOf(jobs.countedSales({ workspaceId: 'ws_someone_else', jobId })), 'job_not_found');
-  t.equal(await codeOf(jobs.countedSales({ workspaceId, jobId: randomUUID() })), 'job_not_found');
+  t.equal(await codeOf(jobs.page({ workspaceId: 'ws_someone_else', jobId, offset: 0, limit: 1 })), 'job_not_found');
+  t.equal(await codeOf(jobs.page({ workspaceId, jobId: randomUUID(), offset: 0, limit: 1 })), 'job_not_found');
 });

@@ -12,7 +12,8 @@ import type { ActiveJobLock } from './active-job-lock.js';
 import { finishJob } from './finish-job.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
-import { emptyJobComps, jobComps, jobCountedSales, type CountedSale, type JobComps, type JobCompsCache } from './job-stats.js';
+import type { CountedSale } from '@comps/shared/internal/jobs/jobs-contract';
+import { countedSalesOf, emptyJobComps, jobComps, type JobComps, type JobCompsCache } from './job-stats.js';
 import {
   findActiveJob,
   findJob,
@@ -75,8 +76,12 @@ async function ownedJob(deps: JobServiceDeps, workspaceId: string, jobId: string
 
 /** The job with a page of its items (none for `download` jobs: they are read through the CSV), and its statistics. */
 async function recordWithItems(deps: JobServiceDeps, row: JobRow, page: { offset: number; limit: number }): Promise<JobRecord> {
+  return recordOf(deps, row, page, await jobComps(deps.db, row, deps.compsCache, deps.now().getTime()));
+}
+
+async function recordOf(deps: JobServiceDeps, row: JobRow, page: { offset: number; limit: number }, comps: JobComps): Promise<JobRecord> {
   const items = row.resultType === 'download' ? [] : await listItems(deps.db, row.id, page.offset, page.limit);
-  return jobRecordOf(row, items, page, await jobComps(deps.db, row, deps.compsCache, deps.now().getTime()));
+  return jobRecordOf(row, items, page, comps);
 }
 
 /** A repeat with the same Idempotency-Key: the same job when the body is the same, else 409. */
@@ -193,11 +198,16 @@ export async function jobForDownload(deps: JobServiceDeps, workspaceId: string, 
   });
 }
 
-/** Every counted item's unit price and sold date, in the order collected (jobCountedSales). */
-export async function getJobCountedSales(deps: JobServiceDeps, workspaceId: string, jobId: string): Promise<{ sales: CountedSale[] }> {
+/**
+ * A job's dashboard page: the job with a page of its items, and every counted item's price and date,
+ * read in one snapshot with one computation of its statistics (a running job stores a page every
+ * few tens of milliseconds: two reads would each compute them, and disagree).
+ */
+export async function getJobPage(deps: JobServiceDeps, workspaceId: string, jobId: string, page: { offset: number; limit: number }): Promise<{ job: JobRecord; sales: CountedSale[] }> {
   return inSnapshot(deps, async (snapshot) => {
-    const job = await ownedJob(snapshot, workspaceId, jobId);
-    return { sales: await jobCountedSales(snapshot.db, job, deps.compsCache, deps.now().getTime()) };
+    const row = await ownedJob(snapshot, workspaceId, jobId);
+    const comps = await jobComps(snapshot.db, row, deps.compsCache, deps.now().getTime());
+    return { job: await recordOf(snapshot, row, page, comps), sales: countedSalesOf(comps) };
   });
 }
 

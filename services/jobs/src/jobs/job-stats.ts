@@ -5,13 +5,11 @@ import type { ListingRow } from '@comps/shared/contract/listing';
 import { SITE_CURRENCY } from '@comps/shared/contract/market-sites';
 import { classificationOf, statsItemOf } from '@comps/shared/comps/listing-comps';
 import { computeStats, type ItemVerdict, type StatsItem } from '@comps/shared/comps/statistics';
+import type { CountedSale } from '@comps/shared/internal/jobs/jobs-contract';
 import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import type { JobRow, JobsExecutor } from '../db/database.js';
 import { listItemsOfPages, listPageStatsItems } from './job-repository.js';
 import { decodeStatsItems } from './stats-item-column.js';
-
-/** A counted item's unit price and sold date: what a job's charts draw. */
-export type CountedSale = [number, string | null];
 
 /** The counted items' unit prices and sold dates, 12 bytes a sale (a cached job of 20,000 holds 240 KB of them, not megabytes of pairs). */
 interface CountedSales {
@@ -73,12 +71,9 @@ async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]
   return items;
 }
 
-/**
- * Every counted item's unit price and sold date, in the order collected, read in the same snapshot
- * as `row` (as jobComps): what a chart of the job draws, from each page's compact array.
- */
-export async function jobCountedSales(db: JobsExecutor, row: JobRow, cache: JobCompsCache, now: number): Promise<CountedSale[]> {
-  const { prices, days } = (await jobComps(db, row, cache, now)).countedSales;
+/** Every counted item's unit price and sold date, in the order collected, from the job's comps: what a chart of the job draws. */
+export function countedSalesOf(comps: JobComps): CountedSale[] {
+  const { prices, days } = comps.countedSales;
   return Array.from(prices, (price, index) => [price, days[index] === NO_DATE ? null : new Date(days[index]! * DAY_MS).toISOString().slice(0, 10)]);
 }
 

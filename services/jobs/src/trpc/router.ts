@@ -5,7 +5,7 @@ import { createJob } from './procedures/create-job.js';
 import { exploreSearchProcedure } from './procedures/explore/search.js';
 import { exploreSellThroughProcedure } from './procedures/explore/sell-through.js';
 import { getJob } from './procedures/get-job.js';
-import { getJobCountedSales } from './procedures/get-job-counted-sales.js';
+import { getJobPage } from './procedures/get-job-page.js';
 import { listJobs } from './procedures/list-jobs.js';
 import { createTrackedSearchProcedure } from './procedures/tracked-searches/create-tracked-search.js';
 import { listTrackedSearchesProcedure } from './procedures/tracked-searches/list-tracked-searches.js';
@@ -23,7 +23,7 @@ import { router } from './trpc.js';
 
 /** The procedures of `jobsContract` (shared/src/internal/jobs), which the api and the dashboard call. */
 export const jobsRouter = router({
-  jobs: router({ create: createJob, get: getJob, countedSales: getJobCountedSales, list: listJobs, cancel: cancelJob }),
+  jobs: router({ create: createJob, get: getJob, page: getJobPage, list: listJobs, cancel: cancelJob }),
   webhooks: router({ deliveries: listDeliveriesProcedure, test: sendTestDeliveryProcedure, retry: retryDeliveryProcedure }),
   explore: router({ search: exploreSearchProcedure, sellThrough: exploreSellThroughProcedure }),
   trackedSearches: router({ create: createTrackedSearchProcedure, list: listTrackedSearchesProcedure, get: getTrackedSearchProcedure, update: updateTrackedSearchProcedure, delete: deleteTrackedSearchProcedure, runNow: runTrackedSearchProcedure, runs: listRunsProcedure, sales: listSalesProcedure, stats: getArchiveStatsProcedure }),

@@ -23,6 +23,10 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../../contract/idempotency.js';
 import { workspaceIdSchema } from '../../ids.js';
 import { mutation, query } from '../procedure-contract.js';
 
+/** A counted item's unit price and its sold date (null for an active listing): what a job's charts draw. */
+const countedSaleSchema = z.tuple([z.number(), z.iso.date().nullable()]);
+export type CountedSale = z.infer<typeof countedSaleSchema>;
+
 const ownedTrackedSearch = z.object({ workspaceId: workspaceIdSchema, trackedSearchId: trackedSearchIdSchema });
 const dateRange = { from: z.iso.date().optional(), to: z.iso.date().optional() };
 /** Who asks, for the history entries of the runs' pages. */
@@ -50,8 +54,12 @@ export const jobsContract = {
       z.object({ created: z.boolean(), job: jobRecordSchema }),
     ),
     get: query(ownedJob.extend(jobItemsWindowSchema.shape), jobRecordSchema),
-    /** Every counted item's unit price and sold date (null for an active listing), in the order collected: what the job's charts draw, however many items it has. */
-    countedSales: query(ownedJob, z.object({ sales: z.array(z.tuple([z.number(), z.iso.date().nullable()])) })),
+    /**
+     * A job's dashboard page: the job with a page of its items, and every counted item's unit price and
+     * sold date in the order collected (what its charts draw, however many items it has), from one
+     * snapshot and one computation of its statistics.
+     */
+    page: query(ownedJob.extend(jobItemsWindowSchema.shape), z.object({ job: jobRecordSchema, sales: z.array(countedSaleSchema) })),
     list: query(z.object({ workspaceId: workspaceIdSchema }), jobListSchema),
     cancel: mutation(ownedJob, jobRecordSchema),
   },

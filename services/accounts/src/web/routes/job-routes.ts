@@ -45,11 +45,8 @@ export function jobRoutes(deps: WebDeps): Router<WebState> {
     const notFound = (error: unknown) => {
       throw error instanceof AppError && error.code === 'job_not_found' ? new AppError('not_found', 'No such job') : error;
     };
-    // The charts draw every counted item (compact, from the job's statistics), the table a page of items. One
-    // after the other, so that the second finds the statistics the first computed (jobs caches them per item
-    // count); while the job runs the two may differ by a page, and the page reloads itself.
-    const job = await deps.jobs.client.jobs.get.query({ workspaceId, jobId, offset, limit: TABLE_PAGE }, { signal }).catch(notFound);
-    const { sales } = await deps.jobs.client.jobs.countedSales.query({ workspaceId, jobId }, { signal }).catch(notFound);
+    // The charts draw every counted item (compact, from the job's statistics), the table a page of items: one read.
+    const { job, sales } = await deps.jobs.client.jobs.page.query({ workspaceId, jobId, offset, limit: TABLE_PAGE }, { signal }).catch(notFound);
     sendPage(ctx, jobPage(frameOf(ctx, deps), { job, counted: sales, table: { items: job.items, offset, pageSize: TABLE_PAGE } }));
   });
 

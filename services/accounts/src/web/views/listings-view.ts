@@ -6,6 +6,7 @@ import { priceHistogram } from './charts/price-histogram.js';
 import { salesScatter } from './charts/sales-scatter.js';
 import { CONDITION_LABELS, EXCLUSION_LABELS } from './comps-summary.js';
 import { formatNumber } from './format.js';
+import type { CountedSale as JobCountedSale } from '@comps/shared/internal/jobs/jobs-contract';
 
 /**
  * What the Explore and job pages show of a collection's listings beyond its summary: the two charts
@@ -20,7 +21,7 @@ export function listingLink(url: string, title: string): SafeHtml {
 }
 
 /** A counted item's unit price and its sold date (null for an active listing), as the charts take them. */
-export type CountedSale = readonly [unitPrice: number, soldDate: string | null];
+export type CountedSale = Readonly<JobCountedSale>;
 
 /** The counted items of listings, as the charts take them. */
 export function countedSalesOf(items: readonly ListingItem[]): CountedSale[] {
