@@ -13,7 +13,7 @@ import { finishJob } from './finish-job.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from './job-task.js';
 import { jobRecordOf, jobSummaryOf } from './job-record.js';
 import type { CountedSale } from '@comps/shared/internal/jobs/jobs-contract';
-import { countedSalesOf, emptyJobComps, jobComps, type JobComps, type JobCompsCache } from './job-stats.js';
+import { jobCountedSales, emptyJobComps, jobComps, type JobComps, type JobCompsCache } from './job-stats.js';
 import {
   findActiveJob,
   findJob,
@@ -207,7 +207,7 @@ export async function getJobPage(deps: JobServiceDeps, workspaceId: string, jobI
   return inSnapshot(deps, async (snapshot) => {
     const row = await ownedJob(snapshot, workspaceId, jobId);
     const comps = await jobComps(snapshot.db, row, deps.compsCache, deps.now().getTime());
-    return { job: await recordOf(snapshot, row, page, comps), sales: countedSalesOf(comps) };
+    return { job: await recordOf(snapshot, row, page, comps), sales: jobCountedSales(comps) };
   });
 }
 

@@ -72,7 +72,7 @@ async function jobStatsItems(db: JobsExecutor, row: JobRow): Promise<StatsItem[]
 }
 
 /** Every counted item's unit price and sold date, in the order collected, from the job's comps: what a chart of the job draws. */
-export function countedSalesOf(comps: JobComps): CountedSale[] {
+export function jobCountedSales(comps: JobComps): CountedSale[] {
   const { prices, days } = comps.countedSales;
   return Array.from(prices, (price, index) => [price, days[index] === NO_DATE ? null : new Date(days[index]! * DAY_MS).toISOString().slice(0, 10)]);
 }
