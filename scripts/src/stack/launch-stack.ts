@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 import { ManagedProcess, describeExit, type ProcessOutput } from './managed-process.js';
-import { SERVICE_RUNTIME } from './service-runtime.js';
+import { SERVICE_RUNTIME_ENV } from './service-runtime.js';
 
 export const ROOT_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -27,10 +27,7 @@ export interface StackOptions {
   ports?: Partial<StackPorts>;
   /** Extra variables for one service only. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  /**
-   * Node flags for one service, after its own (`SERVICE_RUNTIME`; of a flag given twice, the later counts): a
-   * benchmark's trials of V8 settings, and its profiles (`--cpu-prof`).
-   */
+  /** Node flags for one service (none by default): a benchmark's trials of V8 settings, and its profiles (`--cpu-prof`). */
   nodeFlags?: Partial<Record<ServiceName, string[]>>;
   output?: ProcessOutput;
   caddyBin?: string;
@@ -119,8 +116,8 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     MARKET_SIM_URL: local(ports.marketSim),
   };
   // The service's runtime settings come first: the operator's environment, the stack's and a test's may change them.
-  const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...SERVICE_RUNTIME[name].env, ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
-  const flagsOf = (name: ServiceName) => [...SERVICE_RUNTIME[name].nodeFlags, ...(options.nodeFlags?.[name] ?? [])];
+  const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...SERVICE_RUNTIME_ENV[name], ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
+  const flagsOf = (name: ServiceName) => options.nodeFlags?.[name] ?? [];
 
   const marketSim = nodeService(
     'market-sim',
