@@ -59,8 +59,8 @@ export async function startBenchStack(name: string, env: Record<string, string> 
 }
 
 /**
- * `BENCH_SERVICE_ENV` (`NAME=value` pairs separated by `;`) is added to the api's and jobs' environment, to
- * measure a setting against the defaults (the allocator's: `MALLOC_ARENA_MAX=2`).
+ * `BENCH_SERVICE_ENV` (`NAME=value` pairs separated by `;`) is added to the api's and jobs' environment, over
+ * the variables each runs with (`SERVICE_RUNTIME_ENV`), to measure a setting (the allocator's: `MALLOC_ARENA_MAX=2`).
  */
 function withTrialEnv(serviceEnv: NonNullable<StackOptions['serviceEnv']>): StackOptions['serviceEnv'] {
   const pairs = (process.env.BENCH_SERVICE_ENV ?? '').split(';').filter(Boolean);

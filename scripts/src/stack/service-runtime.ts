@@ -9,10 +9,11 @@ import type { ServiceName } from './launch-stack.js';
  *
  * The api runs with V8's and glibc's defaults, measured against the alternatives. Capping its old
  * generation (`--max-old-space-size=256`) made V8 collect the whole heap three times as often and
- * cut its resident memory after 10,000 searches from about 216 to 164–196 MB, but in two pairs of
+ * cut its resident memory after 10,000 searches from 215–218 to 164–196 MB, but in two pairs of
  * runs taken in turns it served 50 and 64 searches a second against 86 and 87, at 18–23 ms of CPU a
  * search against 11.6–11.7; the goal is memory without losing throughput, so it is not shipped
- * (README, "What limits the figures"); with glibc's thresholds below it held 246 MB.
+ * (README, "What limits the figures"). With the jobs worker's thresholds below as well as the cap it held
+ * 246 MB.
  *
  * The jobs worker, whose goal is pages a second, keeps freed memory for the next page: glibc maps
  * an allocation over its threshold afresh and gives memory at the top of its heap back once more
