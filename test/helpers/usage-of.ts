@@ -23,12 +23,15 @@ export interface HistoryView {
 /**
  * What the ledger charged a workspace this month, once nothing is in flight: charges are settled
  * just after each answer (the settlement outbox), so this waits until every unit held is settled.
+ * After a process was killed, that takes up to its stack's SETTLEMENT_CLAIM_IDLE_MS (its charges
+ * being settled when it died are claimed by another process then), plus the time a loaded machine
+ * (CI runs three stacks at once on two cores) adds: 20 s.
  */
 export async function usedOf(stack: AccountsAddress, workspaceId: string): Promise<number> {
   return eventually(`every unit held by ${workspaceId} is settled`, async () => {
     const usage = await accountsClient(stack).usage.get.query({ workspaceId });
     return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
-  }, { timeoutMs: 8000 });
+  }, { timeoutMs: 20_000 });
 }
 
 /** The workspace's history once it holds at least `count` entries (it is written just after each answer). */

@@ -23,10 +23,14 @@ async function countingProxy(): Promise<{ url: string; target: { url: string }; 
   return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, target, counts, server };
 }
 
-// One stack for the kill and the CSV (a short lease, so the killed process's job is taken over soon); the test of two
-// processes has its own, with the default lease: a short one could lapse on a busy machine and let a page be fetched
-// twice, which is what that test says never happens.
-const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } } });
+// One stack for the kill and the CSV (a short lease, so the killed process's job is taken over soon, and a short
+// claim of a dead process's charges, which the default 30 s would make the settled usage wait for when the kill
+// fell while it settled some); the test of two processes has its own, with the default lease: a short one could
+// lapse on a busy machine and let a page be fetched twice, which is what that test says never happens.
+const stack = await startTestStack(t, {
+  env: { MARKET_SIM_PAGE_STYLE: 'lean', SETTLEMENT_CLAIM_IDLE_MS: '3000' },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+});
 
 t.test('the jobs process killed with SIGKILL mid-job: the job still completes, every page charged once, no duplicate items', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });

@@ -10,14 +10,24 @@ import { TEST_DATABASE_URL } from '../../helpers/test-env.js';
 import { startTestStack, type TestStack } from '../../helpers/test-stack.js';
 
 // Through Caddy on the simulator: tracked searches created, run by the jobs processes, read back. One stack for the
-// file (each test has workspaces of its own): a short lease, for the kill of the jobs process, and a scheduler that
-// looks for due searches often, for the missed runs.
+// file (each test has workspaces of its own) with a scheduler that looks for due searches often, for the missed runs;
+// a short lease, for the kill of the jobs process, and a short claim of a dead process's charges (the default 30 s
+// would make the settled usage wait for it when the kill fell while it settled some). The test of two jobs processes
+// has its own stack, with the default lease: a short one lapses on a busy machine, and the processes then take each
+// other's tasks over and over.
+const SCHEDULER_ENV = { MARKET_SIM_PAGE_STYLE: 'lean', TRACKED_SCHEDULER_INTERVAL_MS: '300' };
 const stack = await startTestStack(t, {
-  env: { MARKET_SIM_PAGE_STYLE: 'lean', TRACKED_SCHEDULER_INTERVAL_MS: '300' },
+  env: { ...SCHEDULER_ENV, SETTLEMENT_CLAIM_IDLE_MS: '3000' },
   serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
 });
 
 const create = (stack: TestStack, apiKey: string, body: unknown) => request<TrackedSearch>(stack.baseUrl, '/v1/tracked-searches', { method: 'POST', apiKey, body });
+/** The id of a tracked search created with `body`; a refusal fails the test with its answer, rather than a wait on no id. */
+async function createdId(stack: TestStack, apiKey: string, body: unknown): Promise<string> {
+  const created = await create(stack, apiKey, body);
+  if (created.status !== 201) throw new Error(`creating a tracked search answered ${created.status}: ${created.text}`);
+  return created.body.trackedSearchId;
+}
 const read = async (stack: TestStack, apiKey: string, id: string) => (await request<TrackedSearch>(stack.baseUrl, `/v1/tracked-searches/${id}`, { apiKey })).body;
 
 /** Polls the tracked search until its last run has ended (and is not `runId`'s predecessor). */
@@ -118,7 +128,7 @@ t.test("another workspace gets 404 on every tracked-search route; the plan's num
 
 t.test('SIGKILL of the jobs process during a run: the run completes, every page charged once, no sale twice', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
-  const id = (await create(stack, apiKey, { keyword: 'vintage lamp sim:slow=400', maxPagesPerRun: 8 })).body.trackedSearchId;
+  const id = await createdId(stack, apiKey, { keyword: 'vintage lamp sim:slow=400', maxPagesPerRun: 8 });
   await eventually('two pages are stored', async () => ((await read(stack, apiKey, id)).lastRun?.pagesFetched ?? 0) >= 2 || undefined, { timeoutMs: 30_000, intervalMs: 100 });
   await stack.processes.jobs.kill();
   await stack.processes.jobs.start();
@@ -132,23 +142,27 @@ t.test('SIGKILL of the jobs process during a run: the run completes, every page 
 });
 
 t.test('two jobs processes and many due tracked searches: each runs exactly once per due time', async (t) => {
-  await stack.startExtraJobs();
-  const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
+  // The file's stack shares the database: its jobs process, with the short lease, would run these searches too.
+  await stack.processes.jobs.stop();
+  t.teardown(() => stack.processes.jobs.start());
+  const pair = await startTestStack(t, { env: SCHEDULER_ENV });
+  await pair.startExtraJobs();
+  const { workspaceId, apiKey } = await createWorkspace(pair, { plan: 'pro' });
   const ids: string[] = [];
-  for (let index = 0; index < 12; index += 1) ids.push((await create(stack, apiKey, { keyword: `lamp number ${index}`, maxPagesPerRun: 1 })).body.trackedSearchId);
-  for (const id of ids) await lastRunEnded(stack, apiKey, id);
+  for (let index = 0; index < 12; index += 1) ids.push(await createdId(pair, apiKey, { keyword: `lamp number ${index}`, maxPagesPerRun: 1 }));
+  for (const id of ids) await lastRunEnded(pair, apiKey, id);
   // All due again at once (as after a day, or a stack that was down for a week).
   const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 1, isolation: 'read committed' });
   t.teardown(() => db.destroy());
   await db.updateTable('trackedSearches').set({ nextRunAt: new Date(Date.now() - 7 * 86_400_000) }).where('id', 'in', ids).execute();
-  const runsOf = async (id: string) => (await request<{ runs: Run[] }>(stack.baseUrl, `/v1/tracked-searches/${id}/runs`, { apiKey })).body.runs;
+  const runsOf = async (id: string) => (await request<{ runs: Run[] }>(pair.baseUrl, `/v1/tracked-searches/${id}/runs`, { apiKey })).body.runs;
   await eventually('every tracked search ran again', async () => ((await Promise.all(ids.map(runsOf))).every((runs) => runs.length === 2 && runs[0]!.status !== 'running') ? true : undefined), { timeoutMs: 60_000, intervalMs: 200 });
   // Several scheduler periods later, still exactly one run per due time.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const runs = await Promise.all(ids.map(runsOf));
   t.strictSame(runs.map((list) => list.length), Array(12).fill(2), 'two runs each: at creation, and once when due');
   t.ok(runs.every((list) => list[0]!.trigger === 'schedule' && list[0]!.stopReason === 'caught_up'), 'the due run found nothing new and stopped after one page');
-  t.equal(await usedOf(stack, workspaceId), 24, 'one page a run');
+  t.equal(await usedOf(pair, workspaceId), 24, 'one page a run');
   const next = await db.selectFrom('trackedSearches').select('nextRunAt').where('id', 'in', ids).execute();
   t.ok(next.every((row) => row.nextRunAt!.getTime() > Date.now() + 86_400_000 * 0.99), 'the next run a day from now, not from the missed slots');
 });
