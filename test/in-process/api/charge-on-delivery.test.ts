@@ -65,18 +65,28 @@ const settled = (workspaceId: string) =>
   });
 
 t.test('a caller that hangs up around the answer\'s write: charged once exactly when the whole answer reached it, else free and recorded as 499', async (t) => {
-  // Timed as the attempts run: a workspace of the same quota takes the same path (10 units are too few for an
-  // allowance block, so each call reserves its own unit; a larger quota's allowance made calibration faster).
-  const calibration = await createWorkspace(stack, { quota: 10 });
-  const times: number[] = [];
-  for (let i = 0; i < 5; i += 1) times.push(await answerTimeMs(calibration.apiKey));
-  const answerAt = times.sort((a, b) => a - b)[2]!;
   // Close points from well before the write (the upstream still answering) to after the whole answer arrived.
   const offsets = [-250, -200, -150, -60, -30, -20, -15, -10, -8, -6, -4, -3, -2, -1, 0, 1, 2, 3, 4, 6, 8, 10, 15, 20, 30, 60, 150, 300];
-  const attempts = [];
-  for (const offset of offsets) {
-    const workspace = await createWorkspace(stack, { quota: 10 });
-    attempts.push({ offset, workspace, reception: await callAndHangUp(workspace.apiKey, Math.max(0, answerAt + offset), 'half') });
+  const attempts: Array<{ offset: number; workspace: { workspaceId: string }; reception: Reception }> = [];
+  const straddled = () => {
+    const received = attempts.filter((attempt) => attempt.reception.complete).length;
+    return received >= 3 && attempts.length - received >= 3;
+  };
+  // A calibration taken while the machine is busier than during the attempts (CI runs three files at once on two
+  // cores) puts every close point after the write: then the answer is timed again and the points run again, up to
+  // three rounds.
+  for (let round = 0; round < 3 && !straddled(); round += 1) {
+    // Timed as the attempts run: a workspace of the same quota takes the same path (10 units are too few for an
+    // allowance block, so each call reserves its own unit; a larger quota's allowance made calibration faster), one
+    // a round (a round's five calls take half its quota).
+    const calibration = await createWorkspace(stack, { quota: 10 });
+    const times: number[] = [];
+    for (let i = 0; i < 5; i += 1) times.push(await answerTimeMs(calibration.apiKey));
+    const answerAt = times.sort((a, b) => a - b)[2]!;
+    for (const offset of offsets) {
+      const workspace = await createWorkspace(stack, { quota: 10 });
+      attempts.push({ offset, workspace, reception: await callAndHangUp(workspace.apiKey, Math.max(0, answerAt + offset), 'half') });
+    }
   }
   for (const { offset, workspace, reception } of attempts) {
     const usage = await settled(workspace.workspaceId);
@@ -95,8 +105,7 @@ t.test('a caller that hangs up around the answer\'s write: charged once exactly 
       t.match(entries[0], { status: 499, charged: 0, code: null }, `${label}: recorded as 499`);
     }
   }
-  const received = attempts.filter((attempt) => attempt.reception.complete).length;
-  t.ok(received >= 3 && attempts.length - received >= 3, `the close points straddle the write (${received} of ${attempts.length} received it)`);
+  t.ok(straddled(), `the close points straddle the write (${attempts.filter((attempt) => attempt.reception.complete).length} of ${attempts.length} received it)`);
 });
 
 t.test('a caller that destroys its socket before the answer is written is not charged; one that read it whole is, once', async (t) => {
