@@ -25,7 +25,7 @@ export interface HistoryView {
  * just after each answer (the settlement outbox), so this waits until every unit held is settled.
  * After a process was killed, that takes up to its stack's SETTLEMENT_CLAIM_IDLE_MS (its charges
  * being settled when it died are claimed by another process then), plus the time a loaded machine
- * (CI runs three stacks at once on two cores) adds: 20 s.
+ * (CI runs two stacks at once on two cores) adds: 20 s.
  */
 export async function usedOf(stack: AccountsAddress, workspaceId: string): Promise<number> {
   return eventually(`every unit held by ${workspaceId} is settled`, async () => {

@@ -72,7 +72,7 @@ t.test('a caller that hangs up around the answer\'s write: charged once exactly 
     const received = attempts.filter((attempt) => attempt.reception.complete).length;
     return received >= 3 && attempts.length - received >= 3;
   };
-  // A calibration taken while the machine is busier than during the attempts (CI runs three files at once on two
+  // A calibration taken while the machine is busier than during the attempts (CI runs two files at once on two
   // cores) puts every close point after the write: then the answer is timed again and the points run again, up to
   // three rounds.
   for (let round = 0; round < 3 && !straddled(); round += 1) {
