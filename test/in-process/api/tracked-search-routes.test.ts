@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { TRACKED_SEARCH_ID_PATTERN } from '@comps/shared/contract/tracked-search';
 import { AppError } from '@comps/shared/errors/app-error';
 import { INTERNAL_TOKEN_HEADER } from '@comps/shared/http/require-internal-token';
 import { JOB_WORKSPACE_HEADER } from '@comps/shared/internal/jobs/job-csv-download';
@@ -110,11 +111,14 @@ t.test('creation: 201 with Location; the caller, the plan and the body with its 
   t.equal(response.headers.get('location'), `/v1/tracked-searches/${TRACKED_SEARCH_ID}`);
   t.equal(response.headers.get('cache-control'), 'no-store');
   t.strictSame(response.body, TRACKED_SEARCH_CREATE_EXAMPLE.response);
+  const { trackedSearchId } = asked[0]?.input as { trackedSearchId: string };
+  t.match(trackedSearchId, TRACKED_SEARCH_ID_PATTERN, 'the api makes the id, so that a call made again after a timeout creates nothing more');
   t.strictSame(asked, [
     {
       procedure: 'trackedSearches.create',
       input: {
         workspaceId,
+        trackedSearchId,
         apiKeyId: issued.apiKeyId,
         apiKeyPrefix: issued.prefix,
         limit: plan.trackedSearches,
@@ -245,6 +249,20 @@ t.test("the jobs service's refusals keep their status and code, with the api's r
     t.strictSame(response.body, { error: error.message, code: error.code, requestId: response.headers.get('x-request-id') }, `${error.code}: the error object`);
     t.equal(asked.length, 1);
   }
+});
+
+t.test('a creation whose call to the jobs service failed as unavailable (a timeout: it may have created it) is made again once, with the same id', async (t) => {
+  jobs.failNext(new AppError('service_unavailable', 'The jobs service is unavailable; try again shortly', { retryAfter: 2 }));
+  const { response, asked } = await call('/v1/tracked-searches', { method: 'POST', body: { keyword: 'lamp' } });
+  t.equal(response.status, 201);
+  t.strictSame(response.body, TRACKED_SEARCH_CREATE_EXAMPLE.response);
+  t.equal(asked.length, 2);
+  t.strictSame(asked[1], asked[0], 'the same input, its id included');
+
+  jobs.failNext(new AppError('tracked_search_limit', 'The plan allows 10 tracked searches'));
+  const refused = await call('/v1/tracked-searches', { method: 'POST', body: { keyword: 'lamp' } });
+  t.equal(refused.response.status, 409);
+  t.equal(refused.asked.length, 1, 'a refusal is not asked again');
 });
 
 t.test("the CSV streams from the jobs service's internal port, asked for the caller's workspace", async (t) => {

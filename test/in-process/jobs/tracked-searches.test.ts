@@ -4,6 +4,7 @@ import type { ListingRow } from '@comps/shared/contract/listing';
 import { createDb } from '@comps/shared/db/create-db';
 import { AppError } from '@comps/shared/errors/app-error';
 import { createLogger } from '@comps/shared/logging/create-logger';
+import { newTrackedSearchId } from '@comps/shared/ids';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import type { MeteredCall, MeterOutcome } from '@comps/shared/metering/meter';
 import type { MarketCall } from '@comps/shared/market/market-call';
@@ -92,7 +93,7 @@ const ended = (workspaceId: string, trackedSearchId: string) => async () => {
 
 t.test('a new tracked search runs at once: its pages are stored and charged in order, then a second run is caught up after one page, storing no sale twice', async (t) => {
   const workspaceId = newWorkspace();
-  const created = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp', schedule: 'daily', maxPagesPerRun: 3 } });
+  const created = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp', schedule: 'daily', maxPagesPerRun: 3 } });
   t.match(created, { name: 'lamp', status: 'active', schedule: 'daily', maxPagesPerRun: 3, lastRun: { trigger: 'schedule', status: 'running' }, archive: { sales: 0, firstSoldDate: null } });
   t.match(created.query, { keyword: 'lamp', marketSite: 'market.com', categoryId: '0', itemCondition: 'any', buyingFormat: 'all', exactMatch: true, statsInclude: [] });
   const nextRun = Date.parse(created.nextRunAt!) - Date.parse(created.createdAt);
@@ -119,22 +120,22 @@ t.test('a new tracked search runs at once: its pages are stored and charged in o
 
 t.test('a run stops at an empty page, at a page that repeats what it stored, and fails on quota; new sales on a later page are still stored', async (t) => {
   const workspaceId = newWorkspace();
-  const empty = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
+  const empty = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
   t.match(await runWith(pagesOf(320_000_000_000, 2), ended(workspaceId, empty.trackedSearchId)), { stopReason: 'empty_page', pagesFetched: 3, pagesCharged: 3, newSales: 20 });
 
-  const repeating = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
+  const repeating = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
   const base = pagesOf(330_000_000_000, 2);
   // Past its last page the marketplace repeats it.
   t.match(await runWith((page) => base(Math.min(page, 2)), ended(workspaceId, repeating.trackedSearchId)), { stopReason: 'repeated_page', pagesFetched: 3, newSales: 20 });
 
-  const broke = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
+  const broke = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 10 } });
   const quotaGone = (page: number) => (page === 2 ? new AppError('quota_exhausted', 'The monthly quota of 1000 requests is used up') : pagesOf(340_000_000_000, 5)(page));
   t.match(await runWith(quotaGone, ended(workspaceId, broke.trackedSearchId)), { status: 'failed', stopReason: 'quota_exhausted', pagesFetched: 1, pagesCharged: 1, newSales: 10, error: { code: 'quota_exhausted' } });
 });
 
 t.test('three runs blocked in a row pause the tracked search, with the reason; resuming makes it due at once', async (t) => {
   const workspaceId = newWorkspace();
-  const created = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp' } });
+  const created = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp' } });
   const blocked = () => new AppError('upstream_blocked', 'The marketplace asked for a captcha');
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     if (attempt > 1) await call.runNow({ workspaceId, trackedSearchId: created.trackedSearchId, ...caller });
@@ -152,7 +153,7 @@ t.test('three runs blocked in a row pause the tracked search, with the reason; r
 
 t.test('the plan limit holds under concurrent creations; another workspace gets tracked_search_not_found everywhere', async (t) => {
   const workspaceId = newWorkspace();
-  const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(call.create({ workspaceId, ...caller, limit: 3, body: { keyword: 'lamp' } }))));
+  const results = await Promise.all(Array.from({ length: 6 }, () => codeOf(call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 3, body: { keyword: 'lamp' } }))));
   t.strictSame(results.sort(), ['none', 'none', 'none', 'tracked_search_limit', 'tracked_search_limit', 'tracked_search_limit']);
   const { trackedSearches } = await call.list({ workspaceId });
   t.equal(trackedSearches.length, 3);
@@ -172,6 +173,23 @@ t.test('the plan limit holds under concurrent creations; another workspace gets 
   t.equal(await codeOf(call.get({ workspaceId, trackedSearchId: 'ts_00000000000000000000000000' })), 'tracked_search_not_found', 'an unknown id');
 });
 
+t.test('a creation made again with its id (the first timed out at the api) answers the first: one tracked search, one first run, at once or later', async (t) => {
+  const workspaceId = newWorkspace();
+  const input = { workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 2, body: { keyword: 'lamp' } };
+  const [first, again] = await Promise.all([call.create(input), call.create(input)]);
+  t.equal(first.trackedSearchId, input.trackedSearchId);
+  t.strictSame(again, first, 'both calls answer the same tracked search');
+  const later = await call.create(input);
+  t.equal(later.trackedSearchId, input.trackedSearchId);
+  t.equal(later.createdAt, first.createdAt);
+  t.equal(later.lastRun?.runId, first.lastRun?.runId, 'its first run, not a second');
+  const { trackedSearches } = await call.list({ workspaceId });
+  t.strictSame(trackedSearches.map((search) => search.trackedSearchId), [input.trackedSearchId], 'one tracked search, one place of the plan taken');
+  t.strictSame((await call.runs({ workspaceId, trackedSearchId: input.trackedSearchId })).runs.length, 1);
+  t.equal(await codeOf(call.create({ ...input, workspaceId: newWorkspace() })), 'internal_error', "another workspace's id is never answered");
+  t.equal(await codeOf(call.create({ ...input, trackedSearchId: newTrackedSearchId() })), 'none', 'a new id is a new tracked search');
+});
+
 t.test('a closed data gate or a site not enabled refuses creation (the dashboard creates through here): nothing stored', async (t) => {
   const refusing: TrackedSearchDeps = {
     ...tracked,
@@ -179,14 +197,14 @@ t.test('a closed data gate or a site not enabled refuses creation (the dashboard
   };
   const guarded = createCallerFactory(jobsRouter)({ jobs: undefined as never, tracked: refusing, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger }).trackedSearches;
   const workspaceId = newWorkspace();
-  t.equal(await codeOf(guarded.create({ workspaceId, ...caller, limit: 3, body: { keyword: 'lamp', marketSite: 'market.de' } })), 'site_not_enabled');
+  t.equal(await codeOf(guarded.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 3, body: { keyword: 'lamp', marketSite: 'market.de' } })), 'site_not_enabled');
   t.equal((await call.list({ workspaceId })).trackedSearches.length, 0, 'nothing was created');
-  t.equal(await codeOf(guarded.create({ workspaceId, ...caller, limit: 3, body: { keyword: 'lamp' } })), 'none', 'an enabled site is taken');
+  t.equal(await codeOf(guarded.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 3, body: { keyword: 'lamp' } })), 'none', 'an enabled site is taken');
 });
 
 t.test('changes: name, schedule from now, pause (no next run), pages per run; delete takes the tracked search, its runs and its archive', async (t) => {
   const workspaceId = newWorkspace();
-  const created = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'desk lamp', maxPagesPerRun: 2 } });
+  const created = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'desk lamp', maxPagesPerRun: 2 } });
   await runWith(pagesOf(350_000_000_000, 3), ended(workspaceId, created.trackedSearchId));
   const before = Date.now();
   const changed = await call.update({ workspaceId, trackedSearchId: created.trackedSearchId, changes: { name: 'Desk lamps', schedule: 'hourly', maxPagesPerRun: 7 } });
@@ -205,7 +223,7 @@ t.test('changes: name, schedule from now, pause (no next run), pages per run; de
 
 t.test('statistics over the archive are those of a search over the same items; the series by day, week and month; sales filtered and paged', async (t) => {
   const workspaceId = newWorkspace();
-  const created = await call.create({ workspaceId, ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 5, statsInclude: ['bestOfferAccepted'] } });
+  const created = await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 10, body: { keyword: 'lamp', maxPagesPerRun: 5, statsInclude: ['bestOfferAccepted'] } });
   const market = pagesOf(360_000_000_000, 5);
   // One lot and one accessory among them, as real results have.
   const polluted: Market = (page) => {
@@ -250,7 +268,7 @@ t.test('statistics over the archive are those of a search over the same items; t
 t.test('the scheduler: two processes at once start each due tracked search exactly once; paused ones never; a running one only gets its next time', async (t) => {
   const workspaceId = newWorkspace();
   const ids: string[] = [];
-  for (let index = 0; index < 30; index += 1) ids.push((await call.create({ workspaceId, ...caller, limit: 100, body: { keyword: `lamp ${index}` } })).trackedSearchId);
+  for (let index = 0; index < 30; index += 1) ids.push((await call.create({ workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 100, body: { keyword: `lamp ${index}` } })).trackedSearchId);
   // Their first runs end; then every one is due, one paused, one with a run still going.
   await db.updateTable('trackedSearchRuns').set({ status: 'completed', stopReason: 'caught_up', activeTrackedSearchId: null, finishedAt: new Date() }).where('trackedSearchId', 'in', ids).execute();
   await db.deleteFrom('tasks').where('kind', '=', 'tracked-search-run').execute();

@@ -19,7 +19,7 @@ import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
-import { newRunId, newTaskId, newTrackedSearchId } from '@comps/shared/ids';
+import { newRunId, newTaskId } from '@comps/shared/ids';
 import type { JobsDb, JobsExecutor, RunRow, TrackedSearchRow } from '../db/database.js';
 import { decodeStatsItems } from '../jobs/stats-item-column.js';
 import { deleteTaskByKey, insertTask, lockTaskByKey } from '../tasks/task-repository.js';
@@ -101,6 +101,8 @@ export async function startRun(trx: JobsExecutor, search: TrackedSearchRow, trig
 
 export interface CreateTrackedSearchInput {
   workspaceId: string;
+  /** Made by the caller: a call made again with it (after a timeout) answers what the first created. */
+  trackedSearchId: string;
   apiKeyId: string | null;
   apiKeyPrefix: string | null;
   /** The workspace plan's number of tracked searches. */
@@ -112,7 +114,9 @@ export interface CreateTrackedSearchInput {
  * Creates a tracked search and starts its first run at once (`trigger: schedule`); its next run
  * follows the schedule. The plan's number is checked under a database lock of the workspace's
  * creations (GET_LOCK, held by this transaction's connection), so two creations at once cannot
- * both take the last place, whichever jobs processes they reach.
+ * both take the last place, whichever jobs processes they reach. Under the same lock, a tracked
+ * search that already has the id is answered as it is: the caller made this call again after the
+ * first timed out, and that one may have created it (a second would run and charge twice as much).
  */
 export async function createTrackedSearch(deps: TrackedSearchDeps, input: CreateTrackedSearchInput): Promise<TrackedSearch> {
   // A closed data gate or a site not enabled would fail every run: one clear answer instead of a tracked search that
@@ -121,14 +125,16 @@ export async function createTrackedSearch(deps: TrackedSearchDeps, input: Create
   const refusal = deps.refusalFor({ kind: 'search', query: trackedSearchPageQuery(input.body, 1) });
   if (refusal) throw refusal;
   const now = deps.now();
-  const id = newTrackedSearchId();
+  const id = input.trackedSearchId;
   const lockName = `tracked-searches:${input.workspaceId}`;
   // The lock belongs to a connection: taken on one, the transaction runs on it, released after its commit.
   await deps.db.connection().execute(async (connection) => {
     const { rows } = await sql<{ taken: number | null }>`select get_lock(${lockName}, ${CREATION_LOCK_SECONDS}) as taken`.execute(connection);
     if (rows[0]?.taken !== 1) throw new AppError('service_unavailable', 'Another tracked search of this workspace is being created; retry shortly', { retryAfter: 1 });
     try {
-      await withTransaction(connection, (trx) => insertWithinLimit(trx, id, input, now, deps));
+      const existing = await findTrackedSearch(connection, id);
+      if (existing && existing.workspaceId !== input.workspaceId) throw new AppError('internal_error', `Tracked search id ${id} belongs to another workspace`);
+      if (!existing) await withTransaction(connection, (trx) => insertWithinLimit(trx, id, input, now, deps));
     } finally {
       await sql`select release_lock(${lockName})`.execute(connection);
     }

@@ -65,8 +65,15 @@ export const jobsContract = {
   },
   /** A tracked search of another workspace is `tracked_search_not_found`, as a missing one. */
   trackedSearches: {
-    /** `limit`: the workspace plan's number of tracked searches (409 `tracked_search_limit` at it). */
-    create: mutation(z.object({ workspaceId: workspaceIdSchema, ...caller, limit: z.number().int().min(0), body: trackedSearchCreateObject }), trackedSearchSchema),
+    /**
+     * `limit`: the workspace plan's number of tracked searches (409 `tracked_search_limit` at it).
+     * `trackedSearchId` is made by the caller, so that a call that timed out can be made again: a
+     * second call with the id of a tracked search of the workspace answers it, creating nothing.
+     */
+    create: mutation(
+      z.object({ workspaceId: workspaceIdSchema, trackedSearchId: trackedSearchIdSchema, ...caller, limit: z.number().int().min(0), body: trackedSearchCreateObject }),
+      trackedSearchSchema,
+    ),
     list: query(z.object({ workspaceId: workspaceIdSchema }), trackedSearchListSchema),
     get: query(ownedTrackedSearch, trackedSearchSchema),
     update: mutation(ownedTrackedSearch.extend({ changes: trackedSearchUpdateObject }), trackedSearchSchema),

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
 import { archiveStatsQuerySchema, salesQueryObject, TRACKED_SEARCH_ID_PATTERN } from '@comps/shared/contract/tracked-search';
+import { createTrackedSearchOnce } from '@comps/shared/internal/jobs/create-tracked-search';
 import { csrfTokenFor } from '../../sessions/csrf.js';
 import { getEffectivePlan } from '../../workspaces/workspace-service.js';
 import { fieldValues, formField, queryField } from '../forms.js';
@@ -122,7 +123,7 @@ export function trackedSearchRoutes(deps: WebDeps): Router<WebState> {
     if (!reading.ok) return sendList(ctx, { values, errors: reading.errors }, 400);
     const plan = await getEffectivePlan(deps.db, workspaceId);
     try {
-      const created = await procedures.create.mutate({ workspaceId, ...DASHBOARD_CALLER, limit: plan.trackedSearches, body: reading.body });
+      const created = await createTrackedSearchOnce(procedures.create, { workspaceId, ...DASHBOARD_CALLER, limit: plan.trackedSearches, body: reading.body });
       deps.logger.info({ workspaceId, trackedSearchId: created.trackedSearchId }, 'tracked search created');
       seeOther(ctx, `/dashboard/tracked-searches/${created.trackedSearchId}`);
     } catch (error) {

@@ -1,4 +1,5 @@
 import { trackedSearchCreateObject, trackedSearchCreateSchema, trackedSearchPageQuery, trackedSearchSchema, type TrackedSearchCreate } from '@comps/shared/contract/tracked-search';
+import { createTrackedSearchOnce } from '@comps/shared/internal/jobs/create-tracked-search';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Meter } from '@comps/shared/metering/meter';
 import { defineRoute, NO_STORE } from '../../http/route-definition.js';
@@ -26,7 +27,7 @@ export function createTrackedSearchRoute(deps: { jobs: JobsClient; meter: Pick<M
       const refusal = deps.meter.refusalFor({ kind: 'search', query: trackedSearchPageQuery(request.body, 1) });
       if (refusal) throw refusal;
       const { principal } = request;
-      const trackedSearch = await deps.jobs.trackedSearches.create.mutate({
+      const trackedSearch = await createTrackedSearchOnce(deps.jobs.trackedSearches.create, {
         workspaceId: principal.workspaceId,
         apiKeyId: principal.apiKeyId,
         apiKeyPrefix: principal.apiKeyPrefix,
