@@ -4,7 +4,7 @@ import { ConfigError } from '@comps/shared/config/load-config';
 import { WEBHOOK_ID_PATTERN, WEBHOOK_LIMITS, WEBHOOK_SECRET_PATTERN, type WebhookEventType } from '@comps/shared/contract/webhook';
 import { createDb } from '@comps/shared/db/create-db';
 import { AppError } from '@comps/shared/errors/app-error';
-import { newDeliveryId } from '@comps/shared/ids';
+import { newDeliveryId, newWebhookId } from '@comps/shared/ids';
 import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { Resolver, WebhookAddressPolicy } from '@comps/shared/webhooks/address-policy';
@@ -89,7 +89,7 @@ async function storedRow(webhookId: string) {
 
 t.test('create, list newest first, get, update and delete an endpoint', async (t) => {
   const workspaceId = await newWorkspace();
-  const created = await call.create({ workspaceId, body: { url: 'https://hooks.example.com/comps', events: ['job.failed', 'job.completed'], description: 'ops' } });
+  const created = await call.create({ workspaceId, webhookId: newWebhookId(), body: { url: 'https://hooks.example.com/comps', events: ['job.failed', 'job.completed'], description: 'ops' } });
   t.match(created.webhookId, WEBHOOK_ID_PATTERN);
   t.match(created.secret, WEBHOOK_SECRET_PATTERN);
   t.strictSame(
@@ -98,7 +98,7 @@ t.test('create, list newest first, get, update and delete an endpoint', async (t
     'the endpoint as registered, events in the contract\'s order',
   );
   advance(1000);
-  const second = await call.create({ workspaceId, body: body('https://other.example.com/hook', ['trackedSearch.run.completed']) });
+  const second = await call.create({ workspaceId, webhookId: newWebhookId(), body: body('https://other.example.com/hook', ['trackedSearch.run.completed']) });
   t.equal(second.description, null);
 
   const { secret: _first, ...firstWithoutSecret } = created;
@@ -135,8 +135,8 @@ t.test('create, list newest first, get, update and delete an endpoint', async (t
 
 t.test('secrets are sealed at rest, bound to their endpoint, and shown only when made', async (t) => {
   const workspaceId = await newWorkspace();
-  const first = await call.create({ workspaceId, body: body() });
-  const second = await call.create({ workspaceId, body: body() });
+  const first = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
+  const second = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
   const row = (await storedRow(first.webhookId))!;
   const secretBytes = first.secret.replace(/^whsec_/, '');
   t.match(row.secret, /^v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/]{22}==:[A-Za-z0-9+/=]+$/, 'v1:<iv>:<tag>:<ciphertext>');
@@ -162,51 +162,64 @@ t.test('secrets are sealed at rest, bound to their endpoint, and shown only when
   t.ok((await signed(first.webhookId)).check(first.secret), 'the first still signs with its own');
 });
 
+t.test('a creation made again with its id (the first timed out at the api) answers the first with its secret: one endpoint, at once or later', async (t) => {
+  const workspaceId = await newWorkspace({ limit: 2 });
+  const input = { workspaceId, webhookId: newWebhookId(), body: body() };
+  const [first, again] = await Promise.all([call.create(input), call.create(input)]);
+  t.equal(first.webhookId, input.webhookId);
+  t.strictSame(again, first, 'both calls answer the same endpoint, its secret included');
+  t.strictSame(await call.create(input), first, 'and a later one');
+  t.strictSame((await call.list({ workspaceId })).webhooks.map((webhook) => webhook.webhookId), [input.webhookId], 'one endpoint, one place of the plan taken');
+  t.ok((await signed(first.webhookId)).check(first.secret), 'the secret answered is the one that signs');
+  t.equal(await codeOf(call.create({ ...input, workspaceId: await newWorkspace() })), 'internal_error', "another workspace's id is never answered");
+  t.equal(await codeOf(call.create({ ...input, webhookId: newWebhookId() })), 'none', 'a new id is a new endpoint');
+});
+
 t.test('the plan\'s number of endpoints holds under concurrent creations', async (t) => {
   const workspaceId = await newWorkspace({ limit: 3 });
-  const outcomes = await Promise.all(Array.from({ length: 6 }, () => codeOf(call.create({ workspaceId, body: body() }))));
+  const outcomes = await Promise.all(Array.from({ length: 6 }, () => codeOf(call.create({ workspaceId, webhookId: newWebhookId(), body: body() }))));
   t.equal(outcomes.filter((outcome) => outcome === 'none').length, 3, 'three made');
   t.equal(outcomes.filter((outcome) => outcome === 'webhook_limit').length, 3, 'three refused with webhook_limit');
   const { webhooks } = await call.list({ workspaceId });
   t.equal(webhooks.length, 3);
   await call.delete({ workspaceId, webhookId: webhooks[0]!.webhookId });
-  t.equal(await codeOf(call.create({ workspaceId, body: body() })), 'none', 'a place freed is taken again');
-  t.equal(await codeOf(call.create({ workspaceId, body: body() })), 'webhook_limit');
+  t.equal(await codeOf(call.create({ workspaceId, webhookId: newWebhookId(), body: body() })), 'none', 'a place freed is taken again');
+  t.equal(await codeOf(call.create({ workspaceId, webhookId: newWebhookId(), body: body() })), 'webhook_limit');
 
   const free = await newWorkspace({ planId: 'free' });
-  t.equal(await codeOf(call.create({ workspaceId: free, body: body() })), 'none');
-  const refused = await call.create({ workspaceId: free, body: body() }).then(
+  t.equal(await codeOf(call.create({ workspaceId: free, webhookId: newWebhookId(), body: body() })), 'none');
+  const refused = await call.create({ workspaceId: free, webhookId: newWebhookId(), body: body() }).then(
     () => undefined,
     (error: { cause?: unknown }) => (error.cause instanceof AppError ? error.cause : undefined),
   );
   t.equal(refused?.code, 'webhook_limit', 'the free plan allows one');
   t.equal(refused?.status, 409);
   await accounts.workspaces.setLimits({ workspaceId: free, webhookEndpoints: 2 });
-  t.equal(await codeOf(call.create({ workspaceId: free, body: body() })), 'none', 'an override raises it');
-  t.equal(await codeOf(call.create({ workspaceId: 'ws_01JZZZZZZZZZZZZZZZZZZZZZZZ', body: body() })), 'invalid_request', 'an unknown workspace');
+  t.equal(await codeOf(call.create({ workspaceId: free, webhookId: newWebhookId(), body: body() })), 'none', 'an override raises it');
+  t.equal(await codeOf(call.create({ workspaceId: 'ws_01JZZZZZZZZZZZZZZZZZZZZZZZ', webhookId: newWebhookId(), body: body() })), 'invalid_request', 'an unknown workspace');
 });
 
 t.test('URLs the address rules refuse are invalid_webhook_url, at creation and when changed', async (t) => {
   const workspaceId = await newWorkspace();
   for (const url of ['http://hooks.example.com/comps', 'https://127.0.0.1/hook', 'https://[::1]/hook', 'https://[::ffff:127.0.0.1]/hook', 'https://loopback.example.com/hook', 'https://nowhere.example.com/hook', 'ftp://hooks.example.com/', 'not a url']) {
-    t.equal(await codeOf(call.create({ workspaceId, body: body(url) })), 'invalid_webhook_url', url);
+    t.equal(await codeOf(call.create({ workspaceId, webhookId: newWebhookId(), body: body(url) })), 'invalid_webhook_url', url);
   }
   t.equal((await call.list({ workspaceId })).webhooks.length, 0, 'none was stored');
 
-  const allowed = await call.create({ workspaceId, body: body('https://receiver.internal:8443/hook') });
+  const allowed = await call.create({ workspaceId, webhookId: newWebhookId(), body: body('https://receiver.internal:8443/hook') });
   t.equal(allowed.url, 'https://receiver.internal:8443/hook', 'an allowed host may resolve to loopback');
   t.equal(await codeOf(call.update({ workspaceId, webhookId: allowed.webhookId, changes: { url: 'https://loopback.example.com/hook' } })), 'invalid_webhook_url');
   t.equal((await call.get({ workspaceId, webhookId: allowed.webhookId })).url, 'https://receiver.internal:8443/hook', 'a refused change changes nothing');
 
   const withHttp = callerWith({ allowHttp: true, allowedHosts: [] }).webhooks;
-  t.equal((await withHttp.create({ workspaceId, body: body('http://hooks.example.com/comps') })).url, 'http://hooks.example.com/comps', 'http when the operator allows it');
-  t.equal(await codeOf(withHttp.create({ workspaceId, body: body('http://127.0.0.1/hook') })), 'invalid_webhook_url', 'the address rules still apply');
+  t.equal((await withHttp.create({ workspaceId, webhookId: newWebhookId(), body: body('http://hooks.example.com/comps') })).url, 'http://hooks.example.com/comps', 'http when the operator allows it');
+  t.equal(await codeOf(withHttp.create({ workspaceId, webhookId: newWebhookId(), body: body('http://127.0.0.1/hook') })), 'invalid_webhook_url', 'the address rules still apply');
 });
 
 t.test('another workspace\'s endpoint is webhook_not_found everywhere', async (t) => {
   const owner = await newWorkspace();
   const stranger = await newWorkspace();
-  const endpoint = await call.create({ workspaceId: owner, body: body() });
+  const endpoint = await call.create({ workspaceId: owner, webhookId: newWebhookId(), body: body() });
   const { secret: _secret, ...before } = endpoint;
   const owned = { workspaceId: stranger, webhookId: endpoint.webhookId };
   t.equal(await codeOf(call.get(owned)), 'webhook_not_found');
@@ -222,7 +235,7 @@ t.test('another workspace\'s endpoint is webhook_not_found everywhere', async (t
 
 t.test('a rotated secret: both sign for 24 hours, then the new one alone', async (t) => {
   const workspaceId = await newWorkspace();
-  const endpoint = await call.create({ workspaceId, body: body() });
+  const endpoint = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
   const before = await signed(endpoint.webhookId);
   t.strictSame({ ...before.answer, signature: 'x' }, { workspaceId, url: endpoint.url, status: 'enabled', signature: 'x', failing: false });
   t.match(before.answer!.signature, /^v1,[A-Za-z0-9+/]{43}=$/, 'one signature');
@@ -261,13 +274,13 @@ t.test('a rotated secret: both sign for 24 hours, then the new one alone', async
 
 t.test('outcomes: 410 disables, five days of failures disable, a success ends the streak', async (t) => {
   const workspaceId = await newWorkspace();
-  const gone = await call.create({ workspaceId, body: body() });
+  const gone = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
   t.strictSame(await call.noteOutcome({ webhookId: gone.webhookId, outcome: 'gone' }), { disabledReason: 'gone' });
   t.match(await call.get({ workspaceId, webhookId: gone.webhookId }), { status: 'disabled', disabledReason: 'gone' });
   t.equal((await call.sign({ webhookId: gone.webhookId, messageId: newDeliveryId(), timestamp: 1, body: '{}' }))?.status, 'disabled', 'sign tells the deliverer');
   t.strictSame(await call.noteOutcome({ webhookId: gone.webhookId, outcome: 'failed' }), { disabledReason: 'gone' }, 'stays disabled for its reason');
 
-  const failing = await call.create({ workspaceId, body: body() });
+  const failing = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
   const note = (outcome: 'succeeded' | 'failed' | 'gone') => call.noteOutcome({ webhookId: failing.webhookId, outcome });
   const failingSince = async () => (await storedRow(failing.webhookId))!.failingSince?.toISOString() ?? null;
   t.strictSame(await note('succeeded'), { disabledReason: null });
@@ -297,15 +310,15 @@ t.test('outcomes: 410 disables, five days of failures disable, a success ends th
 
 t.test('subscribers: the workspace\'s enabled endpoints subscribed to the event', async (t) => {
   const workspaceId = await newWorkspace();
-  const both = await call.create({ workspaceId, body: body(undefined, ['job.completed', 'job.failed']) });
+  const both = await call.create({ workspaceId, webhookId: newWebhookId(), body: body(undefined, ['job.completed', 'job.failed']) });
   advance(1);
-  const completed = await call.create({ workspaceId, body: body(undefined, ['job.completed']) });
+  const completed = await call.create({ workspaceId, webhookId: newWebhookId(), body: body(undefined, ['job.completed']) });
   advance(1);
-  await call.create({ workspaceId, body: body(undefined, ['trackedSearch.run.completed']) });
-  const paused = await call.create({ workspaceId, body: body(undefined, ['job.completed']) });
+  await call.create({ workspaceId, webhookId: newWebhookId(), body: body(undefined, ['trackedSearch.run.completed']) });
+  const paused = await call.create({ workspaceId, webhookId: newWebhookId(), body: body(undefined, ['job.completed']) });
   await call.update({ workspaceId, webhookId: paused.webhookId, changes: { status: 'disabled' } });
   const elsewhere = await newWorkspace();
-  await call.create({ workspaceId: elsewhere, body: body(undefined, ['job.completed']) });
+  await call.create({ workspaceId: elsewhere, webhookId: newWebhookId(), body: body(undefined, ['job.completed']) });
 
   t.strictSame(await call.subscribers({ workspaceId, eventType: 'job.completed' }), { webhookIds: [both.webhookId, completed.webhookId] });
   t.strictSame(await call.subscribers({ workspaceId, eventType: 'job.failed' }), { webhookIds: [both.webhookId] });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { WEBHOOK_ID_PATTERN } from '@comps/shared/contract/webhook';
 import { AppError } from '@comps/shared/errors/app-error';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { accountsContract } from '@comps/shared/internal/accounts/accounts-contract';
@@ -108,18 +109,31 @@ t.test('creation: 201 with the secret, Location and no-store; the body as valida
   t.equal(response.headers.get('location'), `/v1/webhooks/${WEBHOOK_ID}`);
   t.equal(response.headers.get('cache-control'), 'no-store', 'an answer with a secret is never cached');
   t.strictSame(response.body, WEBHOOK_CREATE_EXAMPLE.response);
+  const { webhookId } = asked[0]?.input as { webhookId: string };
+  t.match(webhookId, WEBHOOK_ID_PATTERN, 'the api makes the id, so that a call made again after a timeout creates nothing more');
   t.strictSame(asked, [
     {
       procedure: 'accounts webhooks.create',
       // Trimmed; the events once each, in the contract's order; an unknown field (a secret of the caller's) dropped.
-      input: { workspaceId, body: { url: 'https://hooks.example.com/comps', events: ['job.completed', 'job.failed', 'trackedSearch.run.completed'], description: 'Inventory pricing backend' } },
+      input: { workspaceId, webhookId, body: { url: 'https://hooks.example.com/comps', events: ['job.completed', 'job.failed', 'trackedSearch.run.completed'], description: 'Inventory pricing backend' } },
       valid: true,
     },
   ]);
 
   const bare = await call('/v1/webhooks', { method: 'POST', body: { url: 'https://hooks.example.com/x', events: ['job.cancelled'] } });
   t.equal(bare.response.status, 201);
-  t.strictSame(bare.asked, [{ procedure: 'accounts webhooks.create', input: { workspaceId, body: { url: 'https://hooks.example.com/x', events: ['job.cancelled'] } }, valid: true }], 'no description, none passed');
+  const bareId = (bare.asked[0]?.input as { webhookId: string }).webhookId;
+  t.not(bareId, webhookId, 'a new id for each creation');
+  t.strictSame(bare.asked, [{ procedure: 'accounts webhooks.create', input: { workspaceId, webhookId: bareId, body: { url: 'https://hooks.example.com/x', events: ['job.cancelled'] } }, valid: true }], 'no description, none passed');
+});
+
+t.test('a creation whose call to accounts failed as unavailable (a timeout: it may have created it) is made again once, with the same id', async (t) => {
+  fakes.failNext('accounts webhooks.create', new AppError('service_unavailable', 'The accounts service is unavailable; try again shortly', { retryAfter: 2 }));
+  const { response, asked } = await call('/v1/webhooks', { method: 'POST', body: { url: 'https://hooks.example.com/x', events: ['job.completed'] } });
+  t.equal(response.status, 201);
+  t.strictSame(response.body, WEBHOOK_CREATE_EXAMPLE.response);
+  t.strictSame(asked.map((asked) => asked.procedure), ['accounts webhooks.create', 'accounts webhooks.create']);
+  t.strictSame(asked[1], asked[0], 'the same input, its id included');
 });
 
 t.test('each route of one endpoint: its status, no-store, the answer, and what it asks of which service', async (t) => {

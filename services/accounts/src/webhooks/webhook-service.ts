@@ -1,7 +1,6 @@
 import { WEBHOOK_LIMITS, type DisabledReason, type Webhook, type WebhookCreate, type WebhookEventType, type WebhookStatus, type WebhookWithSecret } from '@comps/shared/contract/webhook';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
-import { newWebhookId } from '@comps/shared/ids';
 import { checkWebhookUrl } from '@comps/shared/webhooks/address-policy';
 import { newWebhookSecret, signatureHeader } from '@comps/shared/webhooks/signature';
 import { effectivePlan } from '../workspaces/effective-plan.js';
@@ -26,14 +25,15 @@ function notFound(webhookId: string): AppError {
 }
 
 /**
- * Registers an endpoint: its URL passes the address rules (checked before the transaction: a DNS
- * answer may take a while), then, under a lock of the workspace's row, the plan's number is checked
- * and the endpoint inserted, so that concurrent creations never exceed it. The secret is in this
- * answer only; it is stored sealed.
+ * Registers an endpoint with the id its caller made: its URL passes the address rules (checked
+ * before the transaction: a DNS answer may take a while), then, under a lock of the workspace's
+ * row, the plan's number is checked and the endpoint inserted, so that concurrent creations never
+ * exceed it. The secret is in this answer only; it is stored sealed. An endpoint that already has
+ * the id is answered as it is, with its secret: the caller made this call again after the first
+ * timed out, and that one may have created it (a second would receive every event twice).
  */
-export async function createWebhook(ctx: WebhookContext, workspaceId: string, body: WebhookCreate): Promise<WebhookWithSecret> {
+export async function createWebhook(ctx: WebhookContext, workspaceId: string, body: WebhookCreate, id: string): Promise<WebhookWithSecret> {
   await checkWebhookUrl(body.url, ctx.policy, ctx.resolve);
-  const id = newWebhookId();
   const secret = newWebhookSecret();
   const now = ctx.now();
   const row: StoredWebhookEndpoint = {
@@ -51,8 +51,11 @@ export async function createWebhook(ctx: WebhookContext, workspaceId: string, bo
     createdAt: now,
     updatedAt: now,
   };
-  await withTransaction(ctx.db, async (trx) => {
+  return withTransaction(ctx.db, async (trx) => {
     if (!(await lockWorkspace(trx, workspaceId))) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
+    const existing = await findEndpoint(trx, id);
+    if (existing && existing.workspaceId !== workspaceId) throw new AppError('internal_error', `Webhook endpoint id ${id} belongs to another workspace`);
+    if (existing) return { ...webhookOf(existing), secret: ctx.box.open(existing.secret, id) };
     const workspace = await findWorkspaceWithPlan(trx, workspaceId);
     if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
     const limit = effectivePlan(workspace.plan, workspace.overrides).webhookEndpoints;
@@ -60,8 +63,8 @@ export async function createWebhook(ctx: WebhookContext, workspaceId: string, bo
       throw new AppError('webhook_limit', `The plan allows ${limit} webhook endpoint${limit === 1 ? '' : 's'}; delete one or change plans`);
     }
     await insertEndpoint(trx, row);
+    return { ...webhookOf(row), secret };
   });
-  return { ...webhookOf(row), secret };
 }
 
 export async function listWebhooks(ctx: WebhookContext, workspaceId: string): Promise<{ webhooks: Webhook[] }> {

@@ -189,8 +189,12 @@ export const accountsContract = {
    * this service only as signatures). An endpoint of another workspace is `webhook_not_found`.
    */
   webhooks: {
-    /** 409 `webhook_limit` at the plan's number; 400 `invalid_webhook_url` for a URL the address rules refuse. */
-    create: mutation(z.object({ workspaceId: workspaceIdSchema, body: webhookCreateSchema }), webhookWithSecretSchema),
+    /**
+     * 409 `webhook_limit` at the plan's number; 400 `invalid_webhook_url` for a URL the address rules
+     * refuse. `webhookId` is made by the caller, so that a call that timed out can be made again: a
+     * second call with the id of an endpoint of the workspace answers it, with its secret, creating nothing.
+     */
+    create: mutation(z.object({ workspaceId: workspaceIdSchema, webhookId: webhookIdSchema, body: webhookCreateSchema }), webhookWithSecretSchema),
     list: query(z.object({ workspaceId: workspaceIdSchema }), webhookListSchema),
     get: query(ownedWebhook, webhookSchema),
     update: mutation(ownedWebhook.extend({ changes: webhookUpdateObject }), webhookSchema),

@@ -1,7 +1,8 @@
 import type { Router } from '@koa/router';
 import { AppError } from '@comps/shared/errors/app-error';
 import { archiveStatsQuerySchema, salesQueryObject, TRACKED_SEARCH_ID_PATTERN } from '@comps/shared/contract/tracked-search';
-import { createTrackedSearchOnce } from '@comps/shared/internal/jobs/create-tracked-search';
+import { newTrackedSearchId } from '@comps/shared/ids';
+import { createdOnce } from '@comps/shared/internal/created-once';
 import { csrfTokenFor } from '../../sessions/csrf.js';
 import { getEffectivePlan } from '../../workspaces/workspace-service.js';
 import { fieldValues, formField, queryField } from '../forms.js';
@@ -123,7 +124,8 @@ export function trackedSearchRoutes(deps: WebDeps): Router<WebState> {
     if (!reading.ok) return sendList(ctx, { values, errors: reading.errors }, 400);
     const plan = await getEffectivePlan(deps.db, workspaceId);
     try {
-      const created = await createTrackedSearchOnce(procedures.create, { workspaceId, ...DASHBOARD_CALLER, limit: plan.trackedSearches, body: reading.body });
+      const input = { workspaceId, trackedSearchId: newTrackedSearchId(), ...DASHBOARD_CALLER, limit: plan.trackedSearches, body: reading.body };
+      const created = await createdOnce(() => procedures.create.mutate(input));
       deps.logger.info({ workspaceId, trackedSearchId: created.trackedSearchId }, 'tracked search created');
       seeOther(ctx, `/dashboard/tracked-searches/${created.trackedSearchId}`);
     } catch (error) {

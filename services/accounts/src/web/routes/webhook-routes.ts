@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import { DELIVERY_ID_PATTERN, WEBHOOK_ID_PATTERN, type Webhook } from '@comps/shared/contract/webhook';
 import { AppError } from '@comps/shared/errors/app-error';
+import { newWebhookId } from '@comps/shared/ids';
 import { html } from '../html.js';
 import { csrfTokenFor } from '../../sessions/csrf.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from '../../webhooks/webhook-service.js';
@@ -139,7 +140,7 @@ export function webhookRoutes(deps: WebDeps): Router<WebState> {
     if (!reading.ok) return sendListPage(ctx, { form, problems: reading.problems }, 400);
     let created;
     try {
-      created = await createWebhook(deps.webhooks, session.workspaceId, reading.value);
+      created = await createWebhook(deps.webhooks, session.workspaceId, reading.value, newWebhookId());
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_webhook_url') return sendListPage(ctx, { form, problems: [`This URL cannot receive webhooks: ${error.message}.`] }, 400);
       if (error instanceof AppError && error.code === 'webhook_limit') return sendListPage(ctx, { form, problems: [`${error.message}.`] }, 409);

@@ -1,5 +1,6 @@
 import { trackedSearchCreateObject, trackedSearchCreateSchema, trackedSearchPageQuery, trackedSearchSchema, type TrackedSearchCreate } from '@comps/shared/contract/tracked-search';
-import { createTrackedSearchOnce } from '@comps/shared/internal/jobs/create-tracked-search';
+import { newTrackedSearchId } from '@comps/shared/ids';
+import { createdOnce } from '@comps/shared/internal/created-once';
 import type { JobsClient } from '@comps/shared/internal/jobs/jobs-client';
 import type { Meter } from '@comps/shared/metering/meter';
 import { defineRoute, NO_STORE } from '../../http/route-definition.js';
@@ -27,13 +28,15 @@ export function createTrackedSearchRoute(deps: { jobs: JobsClient; meter: Pick<M
       const refusal = deps.meter.refusalFor({ kind: 'search', query: trackedSearchPageQuery(request.body, 1) });
       if (refusal) throw refusal;
       const { principal } = request;
-      const trackedSearch = await createTrackedSearchOnce(deps.jobs.trackedSearches.create, {
+      const input = {
         workspaceId: principal.workspaceId,
+        trackedSearchId: newTrackedSearchId(),
         apiKeyId: principal.apiKeyId,
         apiKeyPrefix: principal.apiKeyPrefix,
         limit: principal.plan.trackedSearches,
         body: request.body,
-      });
+      };
+      const trackedSearch = await createdOnce(() => deps.jobs.trackedSearches.create.mutate(input));
       return { kind: 'json', status: 201, body: trackedSearch, headers: { ...NO_STORE, Location: `/v1/tracked-searches/${trackedSearch.trackedSearchId}` } };
     },
   });

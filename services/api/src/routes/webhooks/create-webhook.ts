@@ -1,5 +1,7 @@
 import { WEBHOOK_LIMITS, webhookCreateSchema, webhookWithSecretSchema, type WebhookCreate } from '@comps/shared/contract/webhook';
+import { newWebhookId } from '@comps/shared/ids';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { createdOnce } from '@comps/shared/internal/created-once';
 import { defineRoute, NO_STORE } from '../../http/route-definition.js';
 import { WEBHOOK_CREATE_EXAMPLE } from '../examples.js';
 
@@ -18,7 +20,8 @@ export function createWebhookRoute(deps: { accounts: AccountsClient }) {
     success: { status: 201, schema: webhookWithSecretSchema, description: 'The endpoint, with its secret' },
     example: WEBHOOK_CREATE_EXAMPLE,
     handle: async (request) => {
-      const webhook = await deps.accounts.webhooks.create.mutate({ workspaceId: request.principal.workspaceId, body: request.body });
+      const input = { workspaceId: request.principal.workspaceId, webhookId: newWebhookId(), body: request.body };
+      const webhook = await createdOnce(() => deps.accounts.webhooks.create.mutate(input));
       return { kind: 'json', status: 201, body: webhook, headers: { ...NO_STORE, Location: `/v1/webhooks/${webhook.webhookId}` } };
     },
   });
