@@ -5,6 +5,7 @@ import { WEBHOOK_ID_PATTERN, WEBHOOK_LIMITS, WEBHOOK_SECRET_PATTERN, type Webhoo
 import { createDb } from '@comps/shared/db/create-db';
 import { AppError } from '@comps/shared/errors/app-error';
 import { newDeliveryId, newWebhookId } from '@comps/shared/ids';
+import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
 import type { KeyAnnouncer } from '@comps/shared/internal/accounts/key-announcements';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { Resolver, WebhookAddressPolicy } from '@comps/shared/webhooks/address-policy';
@@ -133,7 +134,7 @@ t.test('create, list newest first, get, update and delete an endpoint', async (t
   t.strictSame((await call.list({ workspaceId })).webhooks.map((webhook) => webhook.webhookId), [second.webhookId]);
 });
 
-t.test('secrets are sealed at rest, bound to their endpoint, and shown only when made', async (t) => {
+t.test('secrets are sealed at rest, bound to their endpoint, and shown only when registered', async (t) => {
   const workspaceId = await newWorkspace();
   const first = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
   const second = await call.create({ workspaceId, webhookId: newWebhookId(), body: body() });
@@ -162,16 +163,23 @@ t.test('secrets are sealed at rest, bound to their endpoint, and shown only when
   t.ok((await signed(first.webhookId)).check(first.secret), 'the first still signs with its own');
 });
 
-t.test('a creation made again with its id (the first timed out at the api) answers the first with its secret: one endpoint, at once or later', async (t) => {
+t.test('a registration made again with its id (the first timed out at the api) answers the first with its secret: one endpoint, at once or within a minute', async (t) => {
   const workspaceId = await newWorkspace({ limit: 2 });
   const input = { workspaceId, webhookId: newWebhookId(), body: body() };
   const [first, again] = await Promise.all([call.create(input), call.create(input)]);
   t.equal(first.webhookId, input.webhookId);
   t.strictSame(again, first, 'both calls answer the same endpoint, its secret included');
-  t.strictSame(await call.create(input), first, 'and a later one');
+  advance(REPEATED_CREATION_WINDOW_MS - 1000);
+  t.strictSame(await call.create(input), first, 'and one within the minute');
   t.strictSame((await call.list({ workspaceId })).webhooks.map((webhook) => webhook.webhookId), [input.webhookId], 'one endpoint, one place of the plan taken');
   t.ok((await signed(first.webhookId)).check(first.secret), 'the secret answered is the one that signs');
-  t.equal(await codeOf(call.create({ ...input, workspaceId: await newWorkspace() })), 'internal_error', "another workspace's id is never answered");
+  const refusals = await Promise.all([
+    call.create({ ...input, workspaceId: await newWorkspace() }).then(() => 'answered', (error: { code?: string }) => error.code),
+    call.create({ ...input, body: body('https://other.example.com/hook') }).then(() => 'answered', (error: { code?: string }) => error.code),
+  ]);
+  t.strictSame(refusals, ['INTERNAL_SERVER_ERROR', 'INTERNAL_SERVER_ERROR'], "the id given to another workspace's or another URL's registration: refused, its secret never answered");
+  advance(2000);
+  t.equal((await call.create(input).then(() => 'answered', (error: { code?: string }) => error.code)), 'INTERNAL_SERVER_ERROR', 'nor past a minute');
   t.equal(await codeOf(call.create({ ...input, webhookId: newWebhookId() })), 'none', 'a new id is a new endpoint');
 });
 

@@ -47,21 +47,18 @@ interface JobsCall {
   valid: boolean;
 }
 
-/** A jobs client that records each call, answers with the examples, or fails once with the error given. */
+/** A jobs client that records each call, answers with the examples, or fails with the errors given, one call each. */
 function fakeJobs(): { client: JobsClient; calls: JobsCall[]; failNext(error: AppError): void } {
   const inputs = new Map(procedurePaths(jobsContract).map(([path, procedure]) => [path, procedure.input]));
   const calls: JobsCall[] = [];
-  let failure: AppError | null = null;
+  const failures: AppError[] = [];
   const client = contractClient(jobsContract, async (procedure, _type, input) => {
     calls.push({ procedure, input, valid: inputs.get(procedure)!.safeParse(input).success });
-    if (failure) {
-      const error = failure;
-      failure = null;
-      throw error;
-    }
+    const failure = failures.shift();
+    if (failure) throw failure;
     return ANSWERS[procedure];
   });
-  return { client, calls, failNext: (error) => (failure = error) };
+  return { client, calls, failNext: (error) => failures.push(error) };
 }
 
 const TRACKED_SEARCH_ID = 'ts_01JD3M8Q2W5T7Y9B1C4F6H8K0N';
@@ -263,6 +260,14 @@ t.test('a creation whose call to the jobs service failed as unavailable (a timeo
   const refused = await call('/v1/tracked-searches', { method: 'POST', body: { keyword: 'lamp' } });
   t.equal(refused.response.status, 409);
   t.equal(refused.asked.length, 1, 'a refusal is not asked again');
+
+  const unavailable = new AppError('service_unavailable', 'The jobs service is unavailable; try again shortly', { retryAfter: 2 });
+  jobs.failNext(unavailable);
+  jobs.failNext(unavailable);
+  const down = await call('/v1/tracked-searches', { method: 'POST', body: { keyword: 'lamp' } });
+  t.equal(down.response.status, 503, 'unavailable twice: 503');
+  t.equal(down.response.body?.code, 'service_unavailable');
+  t.equal(down.asked.length, 2, 'asked again once, not more');
 });
 
 t.test("the CSV streams from the jobs service's internal port, asked for the caller's workspace", async (t) => {

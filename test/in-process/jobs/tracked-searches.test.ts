@@ -5,6 +5,7 @@ import { createDb } from '@comps/shared/db/create-db';
 import { AppError } from '@comps/shared/errors/app-error';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { newTrackedSearchId } from '@comps/shared/ids';
+import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import type { MeteredCall, MeterOutcome } from '@comps/shared/metering/meter';
 import type { MarketCall } from '@comps/shared/market/market-call';
@@ -173,20 +174,27 @@ t.test('the plan limit holds under concurrent creations; another workspace gets 
   t.equal(await codeOf(call.get({ workspaceId, trackedSearchId: 'ts_00000000000000000000000000' })), 'tracked_search_not_found', 'an unknown id');
 });
 
-t.test('a creation made again with its id (the first timed out at the api) answers the first: one tracked search, one first run, at once or later', async (t) => {
+t.test('a creation made again with its id (the first timed out at the api) answers the first: one tracked search, one first run, at once or within a minute', async (t) => {
   const workspaceId = newWorkspace();
   const input = { workspaceId, trackedSearchId: newTrackedSearchId(), ...caller, limit: 2, body: { keyword: 'lamp' } };
   const [first, again] = await Promise.all([call.create(input), call.create(input)]);
   t.equal(first.trackedSearchId, input.trackedSearchId);
   t.strictSame(again, first, 'both calls answer the same tracked search');
-  const later = await call.create(input);
-  t.equal(later.trackedSearchId, input.trackedSearchId);
-  t.equal(later.createdAt, first.createdAt);
-  t.equal(later.lastRun?.runId, first.lastRun?.runId, 'its first run, not a second');
+  const closedGate = () => new AppError('data_gate_closed', 'Sold data is closed here');
+  const later = (ms: number) => createCallerFactory(jobsRouter)({
+    jobs: undefined as never, tracked: { ...tracked, now: () => new Date(Date.now() + ms), refusalFor: closedGate }, deliveries: undefined as never, explore: undefined as never, handover: undefined as never, logger,
+  }).trackedSearches;
+  const withinTheMinute = await later(REPEATED_CREATION_WINDOW_MS - 2000).create(input);
+  t.equal(withinTheMinute.trackedSearchId, input.trackedSearchId, 'one made again within the minute is answered, even where the data gate has closed since');
+  t.equal(withinTheMinute.createdAt, first.createdAt);
+  t.equal(withinTheMinute.lastRun?.runId, first.lastRun?.runId, 'its first run, not a second');
   const { trackedSearches } = await call.list({ workspaceId });
   t.strictSame(trackedSearches.map((search) => search.trackedSearchId), [input.trackedSearchId], 'one tracked search, one place of the plan taken');
   t.strictSame((await call.runs({ workspaceId, trackedSearchId: input.trackedSearchId })).runs.length, 1);
-  t.equal(await codeOf(call.create({ ...input, workspaceId: newWorkspace() })), 'internal_error', "another workspace's id is never answered");
+  const refused = /was given to another creation/;
+  t.match(await codeOf(call.create({ ...input, workspaceId: newWorkspace() })), refused, "the id given to another workspace's creation is refused");
+  t.match(await codeOf(call.create({ ...input, body: { keyword: 'desk lamp' } })), refused, "and to another search's");
+  t.match(await codeOf(later(REPEATED_CREATION_WINDOW_MS + 2000).create(input)), refused, 'and past a minute');
   t.equal(await codeOf(call.create({ ...input, trackedSearchId: newTrackedSearchId() })), 'none', 'a new id is a new tracked search');
 });
 

@@ -1,6 +1,7 @@
 import { WEBHOOK_LIMITS, type DisabledReason, type Webhook, type WebhookCreate, type WebhookEventType, type WebhookStatus, type WebhookWithSecret } from '@comps/shared/contract/webhook';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
+import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
 import { checkWebhookUrl } from '@comps/shared/webhooks/address-policy';
 import { newWebhookSecret, signatureHeader } from '@comps/shared/webhooks/signature';
 import { effectivePlan } from '../workspaces/effective-plan.js';
@@ -32,7 +33,10 @@ function notFound(webhookId: string): AppError {
  * the id is answered as it is, with its secret: the caller made this call again after the first
  * timed out, and that one may have created it (a second would receive every event twice).
  */
-export async function createWebhook(ctx: WebhookContext, workspaceId: string, body: WebhookCreate, id: string): Promise<WebhookWithSecret> {
+export async function createWebhook(ctx: WebhookContext, workspaceId: string, id: string, body: WebhookCreate): Promise<WebhookWithSecret> {
+  // Made already: answered before the URL's check, whose DNS answer may refuse now what it took then.
+  const earlier = repeatedRegistration(await findEndpoint(ctx.db, id), workspaceId, body, ctx.now());
+  if (earlier) return { ...webhookOf(earlier), secret: ctx.box.open(earlier.secret, id) };
   await checkWebhookUrl(body.url, ctx.policy, ctx.resolve);
   const secret = newWebhookSecret();
   const now = ctx.now();
@@ -53,8 +57,7 @@ export async function createWebhook(ctx: WebhookContext, workspaceId: string, bo
   };
   return withTransaction(ctx.db, async (trx) => {
     if (!(await lockWorkspace(trx, workspaceId))) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
-    const existing = await findEndpoint(trx, id);
-    if (existing && existing.workspaceId !== workspaceId) throw new AppError('internal_error', `Webhook endpoint id ${id} belongs to another workspace`);
+    const existing = repeatedRegistration(await findEndpoint(trx, id), workspaceId, body, now);
     if (existing) return { ...webhookOf(existing), secret: ctx.box.open(existing.secret, id) };
     const workspace = await findWorkspaceWithPlan(trx, workspaceId);
     if (!workspace) throw new AppError('invalid_request', `Unknown workspace ${workspaceId}`);
@@ -65,6 +68,19 @@ export async function createWebhook(ctx: WebhookContext, workspaceId: string, bo
     await insertEndpoint(trx, row);
     return { ...webhookOf(row), secret };
   });
+}
+
+/**
+ * The endpoint a registration made again with its id answers (none: not registered yet). One of
+ * another workspace or URL, or registered more than a minute ago, is a caller's mistake: an error
+ * without a code, which the procedure logs and answers as internal_error (its secret never leaves).
+ */
+function repeatedRegistration(row: StoredWebhookEndpoint | undefined, workspaceId: string, body: WebhookCreate, now: Date): StoredWebhookEndpoint | undefined {
+  if (!row) return undefined;
+  if (row.workspaceId !== workspaceId || row.url !== body.url || now.getTime() - row.createdAt.getTime() > REPEATED_CREATION_WINDOW_MS) {
+    throw new Error(`Webhook endpoint id ${row.id} was given to another registration (${workspaceId})`);
+  }
+  return row;
 }
 
 export async function listWebhooks(ctx: WebhookContext, workspaceId: string): Promise<{ webhooks: Webhook[] }> {

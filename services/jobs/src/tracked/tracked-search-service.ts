@@ -18,6 +18,7 @@ import { computeStats, type StatsItem } from '@comps/shared/comps/statistics';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
+import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
 import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { newRunId, newTaskId } from '@comps/shared/ids';
 import type { JobsDb, JobsExecutor, RunRow, TrackedSearchRow } from '../db/database.js';
@@ -119,28 +120,43 @@ export interface CreateTrackedSearchInput {
  * first timed out, and that one may have created it (a second would run and charge twice as much).
  */
 export async function createTrackedSearch(deps: TrackedSearchDeps, input: CreateTrackedSearchInput): Promise<TrackedSearch> {
+  const now = deps.now();
+  const id = input.trackedSearchId;
+  // Made already: answered before the checks below, which may refuse now what they took then (the data gate closed since).
+  const earlier = repeatedCreation(await findTrackedSearch(deps.db, id), input, now);
+  if (earlier) return recordOf(deps.db, earlier);
   // A closed data gate or a site not enabled would fail every run: one clear answer instead of a tracked search that
   // never archives. The api asks the same before it calls here (its answer then names no jobs service); the
   // dashboard's creations are refused here.
   const refusal = deps.refusalFor({ kind: 'search', query: trackedSearchPageQuery(input.body, 1) });
   if (refusal) throw refusal;
-  const now = deps.now();
-  const id = input.trackedSearchId;
   const lockName = `tracked-searches:${input.workspaceId}`;
   // The lock belongs to a connection: taken on one, the transaction runs on it, released after its commit.
   await deps.db.connection().execute(async (connection) => {
     const { rows } = await sql<{ taken: number | null }>`select get_lock(${lockName}, ${CREATION_LOCK_SECONDS}) as taken`.execute(connection);
     if (rows[0]?.taken !== 1) throw new AppError('service_unavailable', 'Another tracked search of this workspace is being created; retry shortly', { retryAfter: 1 });
     try {
-      const existing = await findTrackedSearch(connection, id);
-      if (existing && existing.workspaceId !== input.workspaceId) throw new AppError('internal_error', `Tracked search id ${id} belongs to another workspace`);
-      if (!existing) await withTransaction(connection, (trx) => insertWithinLimit(trx, id, input, now, deps));
+      if (!repeatedCreation(await findTrackedSearch(connection, id), input, now)) await withTransaction(connection, (trx) => insertWithinLimit(trx, id, input, now, deps));
     } finally {
       await sql`select release_lock(${lockName})`.execute(connection);
     }
   });
   deps.wake();
   return recordOf(deps.db, (await findTrackedSearch(deps.db, id))!);
+}
+
+/**
+ * The tracked search a creation made again with its id answers (none: not created yet). One of
+ * another workspace, another search or made more than a minute ago is a caller's mistake: an
+ * error without a code, which the procedure logs and answers as internal_error.
+ */
+function repeatedCreation(row: TrackedSearchRow | undefined, input: CreateTrackedSearchInput, now: Date): TrackedSearchRow | undefined {
+  if (!row) return undefined;
+  const same = row.workspaceId === input.workspaceId && row.keyword === input.body.keyword && row.marketSite === input.body.marketSite;
+  if (!same || now.getTime() - row.createdAt.getTime() > REPEATED_CREATION_WINDOW_MS) {
+    throw new Error(`Tracked search id ${row.id} was given to another creation (${input.workspaceId})`);
+  }
+  return row;
 }
 
 /** The creation itself, once no other creation of the workspace can run: the plan's number, the row, its first run. */

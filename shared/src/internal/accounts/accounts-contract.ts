@@ -186,13 +186,15 @@ export const accountsContract = {
   },
   /**
    * Webhook endpoints and their secrets (accounts owns them; secrets are stored encrypted and leave
-   * this service only as signatures). An endpoint of another workspace is `webhook_not_found`.
+   * this service only as signatures, and in the answer of the registration that made them, made
+   * again with its id within a minute included). An endpoint of another workspace is `webhook_not_found`.
    */
   webhooks: {
     /**
      * 409 `webhook_limit` at the plan's number; 400 `invalid_webhook_url` for a URL the address rules
      * refuse. `webhookId` is made by the caller, so that a call that timed out can be made again: a
-     * second call with the id of an endpoint of the workspace answers it, with its secret, creating nothing.
+     * second call with the id of an endpoint of the workspace, its URL and made within a minute, answers
+     * it with its secret, creating nothing.
      */
     create: mutation(z.object({ workspaceId: workspaceIdSchema, webhookId: webhookIdSchema, body: webhookCreateSchema }), webhookWithSecretSchema),
     list: query(z.object({ workspaceId: workspaceIdSchema }), webhookListSchema),

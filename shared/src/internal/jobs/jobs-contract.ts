@@ -68,7 +68,8 @@ export const jobsContract = {
     /**
      * `limit`: the workspace plan's number of tracked searches (409 `tracked_search_limit` at it).
      * `trackedSearchId` is made by the caller, so that a call that timed out can be made again: a
-     * second call with the id of a tracked search of the workspace answers it, creating nothing.
+     * second call with the id of a tracked search of the workspace, its keyword and site and made
+     * within a minute, answers it, creating nothing.
      */
     create: mutation(
       z.object({ workspaceId: workspaceIdSchema, trackedSearchId: trackedSearchIdSchema, ...caller, limit: z.number().int().min(0), body: trackedSearchCreateObject }),

@@ -8,4 +8,4 @@ const contract = accountsContract.webhooks.create;
 export const createWebhookEndpoint = procedure
   .input(contract.input)
   .output(contract.output)
-  .mutation(({ ctx, input }) => createWebhook(ctx.webhooks, input.workspaceId, input.body, input.webhookId));
+  .mutation(({ ctx, input }) => createWebhook(ctx.webhooks, input.workspaceId, input.webhookId, input.body));

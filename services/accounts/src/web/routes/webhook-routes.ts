@@ -140,7 +140,7 @@ export function webhookRoutes(deps: WebDeps): Router<WebState> {
     if (!reading.ok) return sendListPage(ctx, { form, problems: reading.problems }, 400);
     let created;
     try {
-      created = await createWebhook(deps.webhooks, session.workspaceId, reading.value, newWebhookId());
+      created = await createWebhook(deps.webhooks, session.workspaceId, newWebhookId(), reading.value);
     } catch (error) {
       if (error instanceof AppError && error.code === 'invalid_webhook_url') return sendListPage(ctx, { form, problems: [`This URL cannot receive webhooks: ${error.message}.`] }, 400);
       if (error instanceof AppError && error.code === 'webhook_limit') return sendListPage(ctx, { form, problems: [`${error.message}.`] }, 409);
