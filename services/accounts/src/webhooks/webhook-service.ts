@@ -30,8 +30,9 @@ function notFound(webhookId: string): AppError {
  * before the transaction: a DNS answer may take a while), then, under a lock of the workspace's
  * row, the plan's number is checked and the endpoint inserted, so that concurrent creations never
  * exceed it. The secret is in this answer only; it is stored sealed. An endpoint that already has
- * the id is answered as it is, with its secret: the caller made this call again after the first
- * timed out, and that one may have created it (a second would receive every event twice).
+ * the id is answered as it is, with its secret (looked for first, and again under the lock): the
+ * caller made this call again after the first timed out, and that one may have created it (a
+ * second would receive every event twice).
  */
 export async function createWebhook(ctx: WebhookContext, workspaceId: string, id: string, body: WebhookCreate): Promise<WebhookWithSecret> {
   // Made already: answered before the URL's check, whose DNS answer may refuse now what it took then.

@@ -115,9 +115,10 @@ export interface CreateTrackedSearchInput {
  * Creates a tracked search and starts its first run at once (`trigger: schedule`); its next run
  * follows the schedule. The plan's number is checked under a database lock of the workspace's
  * creations (GET_LOCK, held by this transaction's connection), so two creations at once cannot
- * both take the last place, whichever jobs processes they reach. Under the same lock, a tracked
- * search that already has the id is answered as it is: the caller made this call again after the
- * first timed out, and that one may have created it (a second would run and charge twice as much).
+ * both take the last place, whichever jobs processes they reach. A tracked search that already has
+ * the id is answered as it is (looked for first, and again under the lock): the caller made this
+ * call again after the first timed out, and that one may have created it (a second would run and
+ * charge twice as much).
  */
 export async function createTrackedSearch(deps: TrackedSearchDeps, input: CreateTrackedSearchInput): Promise<TrackedSearch> {
   const now = deps.now();
