@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PageFetcher } from '@comps/shared/market/fetch/fetch-page';
+import { PageText } from '@comps/shared/market/parse/page-text';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
@@ -16,10 +17,21 @@ import { log, runBench } from './bench-stack.js';
  * memory as the run left it, and again after a full garbage collection: the difference is garbage
  * that only a full collection frees (each page's text is an external string, which V8 keeps in its
  * old generation, and page buffers that outlived two young collections).
+ *
+ * `BENCH_READ` says how far each page is read, to tell what holds the memory: `parse` (the
+ * default: fetched, parsed, serialized), `text` (fetched and made the one-byte text the parser
+ * scans, `PageText`, not parsed) or `bytes` (fetched only): what a reader that never made a
+ * page-sized string (its rows decoded one by one) would hold at most is between `bytes` and `parse`.
  */
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? '3000');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? '8');
 const PAGE = process.env.BENCH_PAGE ?? 'sold_us_scard_vw_beetle.html';
+const READS = {
+  parse: (body: Buffer) => JSON.stringify(parseSearchPage(body, 'market.com')).length,
+  text: (body: Buffer) => PageText.of(body).html.length,
+  bytes: (body: Buffer) => body.length,
+};
+const READ = process.env.BENCH_READ ?? 'parse';
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
 
@@ -31,6 +43,8 @@ function memoryLine(): string {
 async function main(): Promise<void> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with --expose-gc (npm run bench:page-memory does)');
+  if (!Object.hasOwn(READS, READ)) throw new Error(`BENCH_READ: "${READ}" is not one of ${Object.keys(READS).join(', ')}`);
+  const read = READS[READ as keyof typeof READS];
   const file = path.join(FIXTURES_DIR, PAGE);
   const size = readFileSync(file).length;
   const port = await freePort();
@@ -53,11 +67,12 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}/`;
     const readOne = async () => {
       const page = await fetcher.fetch(url, 'en-US');
-      return JSON.stringify(parseSearchPage(page.body, 'market.com')).length;
+      return read(page.body);
     };
     for (let i = 0; i < 30; i += 1) await readOne();
     collect();
-    log(`\n${PAGE} (${(size / 1024).toFixed(0)} KB) fetched, parsed and serialized ${ITERATIONS} times, ${CONCURRENCY} in flight`);
+    const how = { parse: 'fetched, parsed and serialized', text: "fetched and made the parser's text (not parsed)", bytes: 'fetched only' }[READ as keyof typeof READS];
+    log(`\n${PAGE} (${(size / 1024).toFixed(0)} KB) ${how} ${ITERATIONS} times, ${CONCURRENCY} in flight`);
     log(`before: ${memoryLine()}`);
     let started = 0;
     const begun = performance.now();
