@@ -1,7 +1,7 @@
 import { WEBHOOK_LIMITS, type DisabledReason, type Webhook, type WebhookCreate, type WebhookEventType, type WebhookStatus, type WebhookWithSecret } from '@comps/shared/contract/webhook';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
-import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
+import { repeatedCreationOf } from '@comps/shared/internal/created-once';
 import { checkWebhookUrl } from '@comps/shared/webhooks/address-policy';
 import { newWebhookSecret, signatureHeader } from '@comps/shared/webhooks/signature';
 import { effectivePlan } from '../workspaces/effective-plan.js';
@@ -71,17 +71,9 @@ export async function createWebhook(ctx: WebhookContext, workspaceId: string, id
   });
 }
 
-/**
- * The endpoint a registration made again with its id answers (none: not registered yet). One of
- * another workspace or URL, or registered more than a minute ago, is a caller's mistake: an error
- * without a code, which the procedure logs and answers as internal_error (its secret never leaves).
- */
+/** The endpoint a registration made again with its id answers (see repeatedCreationOf): the same URL; its secret leaves only then. */
 function repeatedRegistration(row: StoredWebhookEndpoint | undefined, workspaceId: string, body: WebhookCreate, now: Date): StoredWebhookEndpoint | undefined {
-  if (!row) return undefined;
-  if (row.workspaceId !== workspaceId || row.url !== body.url || now.getTime() - row.createdAt.getTime() > REPEATED_CREATION_WINDOW_MS) {
-    throw new Error(`Webhook endpoint id ${row.id} was given to another registration (${workspaceId})`);
-  }
-  return row;
+  return repeatedCreationOf(row, { workspaceId, now, matches: (held) => held.url === body.url });
 }
 
 export async function listWebhooks(ctx: WebhookContext, workspaceId: string): Promise<{ webhooks: Webhook[] }> {

@@ -18,7 +18,7 @@ import { computeStats, type StatsItem } from '@comps/shared/comps/statistics';
 import { isDuplicateKey } from '@comps/shared/db/database-errors';
 import { withTransaction } from '@comps/shared/db/with-transaction';
 import { AppError } from '@comps/shared/errors/app-error';
-import { REPEATED_CREATION_WINDOW_MS } from '@comps/shared/internal/created-once';
+import { repeatedCreationOf } from '@comps/shared/internal/created-once';
 import type { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { newRunId, newTaskId } from '@comps/shared/ids';
 import type { JobsDb, JobsExecutor, RunRow, TrackedSearchRow } from '../db/database.js';
@@ -146,18 +146,9 @@ export async function createTrackedSearch(deps: TrackedSearchDeps, input: Create
   return recordOf(deps.db, (await findTrackedSearch(deps.db, id))!);
 }
 
-/**
- * The tracked search a creation made again with its id answers (none: not created yet). One of
- * another workspace, another search or made more than a minute ago is a caller's mistake: an
- * error without a code, which the procedure logs and answers as internal_error.
- */
+/** The tracked search a creation made again with its id answers (see repeatedCreationOf): the same search, keyword and site. */
 function repeatedCreation(row: TrackedSearchRow | undefined, input: CreateTrackedSearchInput, now: Date): TrackedSearchRow | undefined {
-  if (!row) return undefined;
-  const same = row.workspaceId === input.workspaceId && row.keyword === input.body.keyword && row.marketSite === input.body.marketSite;
-  if (!same || now.getTime() - row.createdAt.getTime() > REPEATED_CREATION_WINDOW_MS) {
-    throw new Error(`Tracked search id ${row.id} was given to another creation (${input.workspaceId})`);
-  }
-  return row;
+  return repeatedCreationOf(row, { workspaceId: input.workspaceId, now, matches: (held) => held.keyword === input.body.keyword && held.marketSite === input.body.marketSite });
 }
 
 /** The creation itself, once no other creation of the workspace can run: the plan's number, the row, its first run. */
