@@ -23,13 +23,15 @@ async function countingProxy(): Promise<{ url: string; target: { url: string }; 
   return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, target, counts, server };
 }
 
-// One stack for the kill and the CSV (a short lease, so the killed process's job is taken over soon, and a short
-// claim of a dead process's charges, which the default 30 s would make the settled usage wait for when the kill
-// fell while it settled some); the test of two processes has its own, with the default lease: a short one could
-// lapse on a busy machine and let a page be fetched twice, which is what that test says never happens.
+// One stack for the kill and the CSV (a short lease, so the killed process's job is taken over soon; a short claim of
+// a dead process's charges, which the default 30 s would make the settled usage wait for when the kill fell while it
+// settled some; and a short quota allowance lease, swept often, as the units of the dead process's allowance are held
+// until its lease runs out: 60 s by default, which a CI run's settled usage waited for in vain); the test of two
+// processes has its own, with the default lease: a short one could lapse on a busy machine and let a page be fetched
+// twice, which is what that test says never happens.
 const stack = await startTestStack(t, {
-  env: { MARKET_SIM_PAGE_STYLE: 'lean', SETTLEMENT_CLAIM_IDLE_MS: '3000' },
-  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+  env: { MARKET_SIM_PAGE_STYLE: 'lean', SETTLEMENT_CLAIM_IDLE_MS: '3000', ALLOWANCE_LEASE_MS: '10000' },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500', QUOTA_SWEEP_INTERVAL_MS: '500' } },
 });
 
 t.test('the jobs process killed with SIGKILL mid-job: the job still completes, every page charged once, no duplicate items', async (t) => {

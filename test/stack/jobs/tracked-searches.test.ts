@@ -11,14 +11,15 @@ import { startTestStack, type TestStack } from '../../helpers/test-stack.js';
 
 // Through Caddy on the simulator: tracked searches created, run by the jobs processes, read back. One stack for the
 // file (each test has workspaces of its own) with a scheduler that looks for due searches often, for the missed runs;
-// a short lease, for the kill of the jobs process, and a short claim of a dead process's charges (the default 30 s
-// would make the settled usage wait for it when the kill fell while it settled some). The test of two jobs processes
+// a short lease, for the kill of the jobs process, a short claim of a dead process's charges (the default 30 s
+// would make the settled usage wait for it when the kill fell while it settled some) and a short quota allowance
+// lease, swept often (the dead process's allowance is held until its lease runs out, 60 s by default). The test of two jobs processes
 // has its own stack, with the default lease: a short one lapses on a busy machine, and the processes then take each
 // other's tasks over and over.
 const SCHEDULER_ENV = { MARKET_SIM_PAGE_STYLE: 'lean', TRACKED_SCHEDULER_INTERVAL_MS: '300' };
 const stack = await startTestStack(t, {
-  env: { ...SCHEDULER_ENV, SETTLEMENT_CLAIM_IDLE_MS: '3000' },
-  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+  env: { ...SCHEDULER_ENV, SETTLEMENT_CLAIM_IDLE_MS: '3000', ALLOWANCE_LEASE_MS: '10000' },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500', QUOTA_SWEEP_INTERVAL_MS: '500' } },
 });
 
 const create = (stack: TestStack, apiKey: string, body: unknown) => request<TrackedSearch>(stack.baseUrl, '/v1/tracked-searches', { method: 'POST', apiKey, body });
