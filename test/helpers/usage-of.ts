@@ -28,10 +28,17 @@ export interface HistoryView {
  * (CI runs two stacks at once on two cores) adds: 20 s.
  */
 export async function usedOf(stack: AccountsAddress, workspaceId: string): Promise<number> {
-  return eventually(`every unit held by ${workspaceId} is settled`, async () => {
-    const usage = await accountsClient(stack).usage.get.query({ workspaceId });
-    return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
-  }, { timeoutMs: 20_000 });
+  let last = '';
+  try {
+    return await eventually(`every unit held by ${workspaceId} is settled`, async () => {
+      const usage = await accountsClient(stack).usage.get.query({ workspaceId });
+      last = `used ${usage.used}, remaining ${usage.remaining} of ${usage.plan.monthlyQuota}`;
+      return usage.used + usage.remaining === usage.plan.monthlyQuota ? usage.used : undefined;
+    }, { timeoutMs: 20_000 });
+  } catch (error) {
+    // What was still held tells a charge on its way from units nobody will settle.
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last seen: ${last}`, { cause: error });
+  }
 }
 
 /** The workspace's history once it holds at least `count` entries (it is written just after each answer). */

@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   const accountsAgent = new Agent({ connections: 32, keepAliveTimeout: 30_000 });
   const accounts = createAccountsClient({ url: shared.accountsUrl, internalToken: shared.internalToken, timeoutMs: shared.internalCallTimeoutMs, dispatcher: accountsAgent });
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
+  const ledger = accountsQuotaLedger(accounts);
+  const metering = createMetering(shared, redis, ledger, history, logger);
 
   const runner = new TaskRunner({ db, logger, now, random: Math.random }, config.runner);
   const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
@@ -77,7 +78,10 @@ async function main(): Promise<void> {
   const deliveries: DeliveryServiceDeps = { db, now, wake: jobs.wake };
   const charges = new TaskTracker((error) => logger.error({ err: error }, 'an Explore search failed after its answer was handed back'));
   const explore: ExploreDeps = { meter: metering.meter, planOf, rateLimiter, charges };
-  for (const task of periodicTasks({ db, accounts, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now }, config.intervals)) runner.every(task);
+  for (const task of periodicTasks(
+    { db, accounts, ledger, pendingChargeGraceMs: shared.settlement.claimIdleMs, logger, random: Math.random, archiveRetentionDays: config.archiveRetentionDays, wake: jobs.wake, now },
+    config.intervals,
+  )) runner.every(task);
   await runner.start();
   const internal = await listen(createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }).callback(), config.internalPort, config.bindHost);
 

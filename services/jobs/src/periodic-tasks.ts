@@ -1,8 +1,10 @@
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { Logger } from '@comps/shared/logging/create-logger';
+import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
 import type { JobsDb } from './db/database.js';
 import { purgeEvents } from './events/purge-events.js';
 import { purgeExpiredJobs } from './jobs/purge-expired-jobs.js';
+import { settlePendingCharges } from './pending-charges/settle-pending-charges.js';
 import type { PeriodicTask } from './tasks/task-runner.js';
 import { purgeArchive } from './tracked/purge-archive.js';
 import { scheduleDueRuns } from './tracked/schedule-due-runs.js';
@@ -21,6 +23,9 @@ export interface PeriodicIntervals {
 export interface PeriodicDeps {
   db: JobsDb;
   accounts: AccountsClient;
+  ledger: QuotaLedger;
+  /** How long a stored page's charge may wait for its handover before the sweep settles it (the outbox's takeover of a dead process's charges). */
+  pendingChargeGraceMs: number;
   logger: Logger;
   random: () => number;
   archiveRetentionDays: number;
@@ -31,8 +36,9 @@ export interface PeriodicDeps {
 
 /**
  * The deployment's periodic work, each run once per period whatever the number of jobs processes
- * (they are tasks): the runs of due tracked searches; jobs, archived sales and old events past retention here; accounts' expired reservations and its
- * history, sessions and settled reservations past retention through accounts' own procedures.
+ * (they are tasks): the runs of due tracked searches; jobs, archived sales and old events past retention here; the charges of stored
+ * pages a dead process never handed over; accounts' expired reservations and its history, sessions and settled reservations past
+ * retention through accounts' own procedures.
  */
 export function periodicTasks(deps: PeriodicDeps, intervals: PeriodicIntervals): PeriodicTask[] {
   const { db, accounts, logger } = deps;
@@ -93,6 +99,14 @@ export function periodicTasks(deps: PeriodicDeps, intervals: PeriodicIntervals):
       run: async () => {
         const { released } = await accounts.maintenance.releaseExpiredReservations.mutate();
         if (released > 0) logger.info({ released }, 'released expired quota reservations');
+      },
+    },
+    {
+      name: 'settle-pending-charges',
+      intervalMs: intervals.releaseReservationsMs,
+      run: async (now, signal) => {
+        const { charged, notCharged } = await settlePendingCharges({ db, ledger: deps.ledger }, now, deps.pendingChargeGraceMs, signal);
+        if (charged + notCharged > 0) logger.warn({ charged, notCharged }, 'settled the charges of stored pages that a process left before handing them over');
       },
     },
     {

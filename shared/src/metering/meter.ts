@@ -43,6 +43,12 @@ export interface HistoryContext {
 export interface MeteredAnswer<V> {
   value: V;
   quota: QuotaSnapshot;
+  /**
+   * The allowance whose unit the call holds; null when it reserved its own. A deliverer that stores
+   * the answer records it with the page, so that the charge can be settled from the store should the
+   * process die before it hands the charge over.
+   */
+  allowanceId: string | null;
 }
 
 export interface MeteredCall<C extends MarketCall> {
@@ -204,7 +210,7 @@ export class Meter {
 
     let delivered: boolean | AppError;
     try {
-      delivered = await input.deliver({ value, quota });
+      delivered = await input.deliver({ value, quota, allowanceId: permit.allowance?.allowanceId ?? null });
     } catch (error) {
       // Handing the answer over failed (a page that could not be stored): nothing charged, the caller decides what next.
       await this.giveBack(permit, reserved);

@@ -54,13 +54,21 @@ function listingRow(itemId: string, title: string): ListingRow {
   };
 }
 
+/** Whether each stored page's charge waited for its handover when the page was delivered, and with which allowance. */
+const waitingAtDelivery = new Map<string, { waiting: boolean; allowanceId: string | null }>();
+
 /** A page that the meter answers with `rows` items (ids unique per page), delivered and charged if stored. */
 async function answer(input: MeteredCall<MarketCall>, page: number, rows: number, delivered: number[]): Promise<MeterOutcome> {
   input.onReserved?.();
   const listings = Array.from({ length: rows }, (_, row) => listingRow(String(100_000_000_000 + page * 1000 + row), `item ${page}.${row}`));
   const { items } = compsOfListings(listings, { keyword: 'item', site: 'market.com', basis: 'sold', include: [] });
-  const received = await input.deliver({ value: { items } as never, quota });
-  if (received === true) delivered.push(page);
+  // Even pages took a unit of an allowance: the stored page keeps it until its charge is handed over.
+  const received = await input.deliver({ value: { items } as never, quota, allowanceId: page % 2 === 0 ? 'alw_of_even_pages' : null });
+  if (received === true) {
+    delivered.push(page);
+    const row = await db.selectFrom('jobPages').select(['chargePendingSince', 'chargeAllowanceId']).where('requestId', '=', input.requestId).executeTakeFirstOrThrow();
+    waitingAtDelivery.set(input.requestId, { waiting: row.chargePendingSince !== null, allowanceId: row.chargeAllowanceId });
+  }
   return received === true ? { kind: 'delivered', charged: true, quota } : { kind: 'undelivered', quota };
 }
 
@@ -101,8 +109,15 @@ t.test('pages are stored and charged in order, even when a later one is read fir
     await new Promise((resolve) => setTimeout(resolve, page === 1 ? 150 : 10));
     return answer(input, page, 5, double.delivered);
   });
-  const { ended, events, pages, task } = await startJob(double.meter, 3);
+  const { ended, events, pages, task, jobId } = await startJob(double.meter, 3);
   t.match(ended, { status: 'completed', stopReason: 'max_pages', pagesFetched: 3, pagesCharged: 3, itemsCollected: 15, activeWorkspaceId: null });
+  const pageRows = await db.selectFrom('jobPages').select(['requestId', 'chargePendingSince']).where('jobId', '=', jobId).orderBy('page').execute();
+  t.strictSame(
+    pageRows.map((row) => waitingAtDelivery.get(row.requestId)),
+    [{ waiting: true, allowanceId: null }, { waiting: true, allowanceId: 'alw_of_even_pages' }, { waiting: true, allowanceId: null }],
+    'each stored page said its charge waited, with its allowance, until the meter handed it over',
+  );
+  t.ok(pageRows.every((row) => row.chargePendingSince === null), 'none waits once the meter answered');
   t.strictSame(double.delivered, [1, 2, 3], 'delivered in page order');
   t.strictSame(pages, [1, 2, 3]);
   t.equal(task, undefined, 'the job\'s task is gone with it');

@@ -62,7 +62,7 @@ async function runWith<T>(market: Market, done: () => Promise<T | undefined>): P
       const rows = market(page);
       if (rows instanceof AppError) return { kind: 'failed', error: rows, quota };
       const { items } = compsOfListings(rows, { keyword: input.call.query.keyword, site: 'market.com', basis: 'sold', include: input.call.query.statsInclude });
-      const received = await input.deliver({ value: { items } as never, quota });
+      const received = await input.deliver({ value: { items } as never, quota, allowanceId: null });
       return received === true ? { kind: 'delivered', charged: true, quota } : { kind: 'undelivered', quota };
     },
   };

@@ -130,6 +130,9 @@ function processOf(prefix: string, options: { blockUnits?: number; idleMs?: numb
   return { meter, admission, allowances, admissionTrips: trips.count, calls, stop };
 }
 
+/** The allowance each call's deliverer was told its unit came from (null: a reservation of its own), by request id. */
+const deliveredFrom = new Map<string, string | null>();
+
 async function run(process: Process, workspaceId: string, keyword = 'lamp'): Promise<MeterOutcome & { requestId: string }> {
   const requestId = newRequestId();
   const outcome = await process.meter.run({
@@ -139,7 +142,10 @@ async function run(process: Process, workspaceId: string, keyword = 'lamp'): Pro
     signal: new AbortController().signal,
     patience: 'brief',
     history,
-    deliver: async () => true,
+    deliver: async ({ allowanceId }) => {
+      deliveredFrom.set(requestId, allowanceId);
+      return true;
+    },
   });
   return { ...outcome, requestId };
 }
@@ -202,6 +208,9 @@ t.test('a busy workspace leases an allowance: its calls then reserve nothing thr
   const ofTheThirty = charges.filter((row) => outcomes.some((outcome) => outcome.requestId === row.requestId));
   t.equal(ofTheThirty.length, 30, 'each of the thirty charged');
   t.ok(ofTheThirty.every((row) => row.allowanceId !== null), 'the thirty were charged from the allowance');
+  t.ok(ofTheThirty.every((row) => deliveredFrom.get(row.requestId) === row.allowanceId), 'each deliverer was told the allowance its charge came from');
+  const own = charges.filter((row) => row.allowanceId === null);
+  t.ok(own.every((row) => deliveredFrom.get(row.requestId) === null), 'and a call that reserved its own unit, none');
 });
 
 t.test('a failure gives its unit back to the allowance at once; a clean stop gives the idle units back to accounts', async (t) => {

@@ -122,6 +122,7 @@ t.test('a success: the answer delivered, one charge handed to the outbox with it
   t.equal(answered && 'items' in answered.value ? answered.value.items.length : -1, 5, 'the collection was delivered, not bytes');
   t.equal(answered?.value.requestId, outcome.requestId, 'carrying the request id');
   t.strictSame(answered?.quota, { limit: 10, used: 0, remaining: 9 }, 'with the quota figures of its reservation');
+  t.equal(answered?.allowanceId, null, 'a unit of its own, not of an allowance');
   t.strictSame(entries, [], 'no entry through the sink: it travels with the charge');
   t.equal(await held(), 0, 'permits given back');
   t.equal(await charges(), 1, 'the charge waits in the outbox');

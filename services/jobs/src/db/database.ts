@@ -44,6 +44,10 @@ export interface JobPagesTable {
   requestId: string;
   /** What the statistics read of each item the page stored, in order (stats-item-column.ts); null when it stored nothing, or before the column. */
   statsItems: string | null;
+  /** Stored, and its charge not yet handed to the settlement outbox since then (settle-pending-charges.ts); null otherwise. */
+  chargePendingSince: Date | null;
+  /** The allowance whose unit the page took, while its charge waits; null when it reserved its own. */
+  chargeAllowanceId: string | null;
 }
 
 export interface JobItemsTable {
@@ -153,6 +157,9 @@ export interface TrackedSearchRunPagesTable {
   runId: string;
   page: number;
   requestId: string;
+  /** As JobPagesTable's: stored, and its charge not yet handed over. */
+  chargePendingSince: Date | null;
+  chargeAllowanceId: string | null;
 }
 
 export interface SoldArchiveTable {

@@ -104,6 +104,23 @@ export async function recordPage(db: JobsExecutor, jobId: string, progress: Page
     .execute();
 }
 
+/** A stored page's charge waits from `now` until it is handed over (in the page's store transaction). */
+export async function markJobPageChargePending(db: JobsExecutor, jobId: string, page: number, allowanceId: string | null, now: Date): Promise<void> {
+  await db.updateTable('jobPages').set({ chargePendingSince: now, chargeAllowanceId: allowanceId }).where('jobId', '=', jobId).where('page', '=', page).execute();
+}
+
+/** The page's charge was handed over (or settled, or given up): it waits no more. Answers whether it still waited. */
+export async function clearJobPageChargePending(db: JobsExecutor, jobId: string, page: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobPages')
+    .set({ chargePendingSince: null, chargeAllowanceId: null })
+    .where('jobId', '=', jobId)
+    .where('page', '=', page)
+    .where('chargePendingSince', 'is not', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** A page counted as charged when it was stored whose charge could not be taken after all (Redis and accounts both out of reach). */
 export async function uncountCharge(db: JobsExecutor, jobId: string): Promise<void> {
   await db.updateTable('jobs').set((eb) => ({ pagesCharged: eb('pagesCharged', '-', 1) })).where('id', '=', jobId).execute();

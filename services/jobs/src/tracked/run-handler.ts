@@ -16,7 +16,16 @@ import { lockTaskByKey } from '../tasks/task-repository.js';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-runner.js';
 import { countSalesOfRun, insertNewSales, type NewSale } from './archive-repository.js';
 import { finishRun, type RunEnd } from './finish-run.js';
-import { countRunAttempt, findRun, lockRun, recordRunPage, runPageRequestId, uncountRunCharge } from './run-repository.js';
+import {
+  clearRunPageChargePending,
+  countRunAttempt,
+  findRun,
+  lockRun,
+  markRunPageChargePending,
+  recordRunPage,
+  runPageRequestId,
+  uncountRunCharge,
+} from './run-repository.js';
 import { runTaskKey, TRACKED_RUN_TASK } from './run-task.js';
 import { runStopOf } from './run-stop-rules.js';
 import { addToArchiveFigures, findTrackedSearch, lockTrackedSearch } from './tracked-search-repository.js';
@@ -135,8 +144,8 @@ export class RunHandler implements TaskHandler {
           signal,
           stopWaiting: admissionWait,
           patience: 'patient',
-          deliver: async ({ value }) => {
-            stored = await this.storePage(run, search, page, context.owner, value.items);
+          deliver: async ({ value, allowanceId }) => {
+            stored = await this.storePage(run, search, page, context.owner, value.items, allowanceId);
             return stored.stored;
           },
           history: { method: 'POST', path: RUN_HISTORY_PATH, jobId: run.id, apiKeyId: run.apiKeyId, apiKeyPrefix: run.apiKeyPrefix },
@@ -148,6 +157,8 @@ export class RunHandler implements TaskHandler {
       }
       switch (outcome.kind) {
         case 'delivered':
+          // Its charge is with the settlement outbox now (or settled, or given up): the page no longer waits for the sweep.
+          await clearRunPageChargePending(this.deps.db, run.id, page);
           // Counted as charged when it was stored; a charge that neither Redis nor accounts took is not one.
           if (!outcome.charged) await uncountRunCharge(this.deps.db, run.id);
           if (stored.ended) return { next: 'settled' };
@@ -172,7 +183,7 @@ export class RunHandler implements TaskHandler {
    * this process still holds the run's task and the page is the run's next; else nothing is stored
    * (a run resumed elsewhere stores that page itself) and the page is given back uncharged.
    */
-  private async storePage(run: RunRow, search: TrackedSearchRow, page: number, owner: string, items: ListingItem[]): Promise<StoredPage> {
+  private async storePage(run: RunRow, search: TrackedSearchRow, page: number, owner: string, items: ListingItem[], allowanceId: string | null): Promise<StoredPage> {
     return withTransaction(this.deps.db, async (trx) => {
       const current = await lockRun(trx, run.id);
       const task = await lockTaskByKey(trx, runTaskKey(run.id));
@@ -197,6 +208,8 @@ export class RunHandler implements TaskHandler {
         await addToArchiveFigures(trx, search.id, { sales: fresh.length, firstSoldDate: dates[0]!, lastSoldDate: dates.at(-1)! });
       }
       await recordRunPage(trx, run.id, fresh.length);
+      // Counted as charged with the store: until the charge is handed over, the page says so (a process that dies in between leaves it to the sweep).
+      await markRunPageChargePending(trx, run.id, page, allowanceId, now);
       const distinct = new Set(items.map((item) => item.itemId));
       const stop = runStopOf({
         rows: items.length,

@@ -44,6 +44,23 @@ export async function recordRunPage(db: JobsExecutor, runId: string, newSales: n
     .execute();
 }
 
+/** A stored page's charge waits from `now` until it is handed over (in the page's store transaction). */
+export async function markRunPageChargePending(db: JobsExecutor, runId: string, page: number, allowanceId: string | null, now: Date): Promise<void> {
+  await db.updateTable('trackedSearchRunPages').set({ chargePendingSince: now, chargeAllowanceId: allowanceId }).where('runId', '=', runId).where('page', '=', page).execute();
+}
+
+/** The page's charge was handed over (or settled, or given up): it waits no more. Answers whether it still waited. */
+export async function clearRunPageChargePending(db: JobsExecutor, runId: string, page: number): Promise<boolean> {
+  const result = await db
+    .updateTable('trackedSearchRunPages')
+    .set({ chargePendingSince: null, chargeAllowanceId: null })
+    .where('runId', '=', runId)
+    .where('page', '=', page)
+    .where('chargePendingSince', 'is not', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** A page stored as charged whose charge neither Redis nor accounts took: fetched, but not charged. */
 export async function uncountRunCharge(db: JobsExecutor, runId: string): Promise<void> {
   await db.updateTable('trackedSearchRuns').set((eb) => ({ pagesCharged: eb('pagesCharged', '-', 1) })).where('id', '=', runId).where('pagesCharged', '>', 0).execute();

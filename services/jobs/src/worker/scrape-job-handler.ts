@@ -9,7 +9,20 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { Meter, MeterOutcome } from '@comps/shared/metering/meter';
 import type { JobRow, JobsDb, TaskRow } from '../db/database.js';
 import { finishJob, type JobEnd } from '../jobs/finish-job.js';
-import { ACTIVE_STATUSES, countAttempt, findJob, insertNewItems, listCancelRequested, lockJob, markStarted, pageRequestId, recordPage, uncountCharge } from '../jobs/job-repository.js';
+import {
+  ACTIVE_STATUSES,
+  clearJobPageChargePending,
+  countAttempt,
+  findJob,
+  insertNewItems,
+  listCancelRequested,
+  lockJob,
+  markJobPageChargePending,
+  markStarted,
+  pageRequestId,
+  recordPage,
+  uncountCharge,
+} from '../jobs/job-repository.js';
 import { statsIncludeOf } from '../jobs/job-stats.js';
 import { encodeStatsItem } from '../jobs/stats-item-column.js';
 import { jobTaskKey, SCRAPE_JOB_TASK } from '../jobs/job-task.js';
@@ -213,16 +226,18 @@ export class ScrapeJobHandler implements TaskHandler {
         stopWaiting,
         patience: 'patient',
         onReserved,
-        deliver: async ({ value }) => {
+        deliver: async ({ value, allowanceId }) => {
           // The rows are made now, while the page waits for its turn: flat strings, where the items are
           // thousands of small objects that every young collection meanwhile would copy.
           const rows = storedRowsOf(value.items, page);
           if (!(await untilAbandoned(wanted, context.signal))) return false;
-          stored = await this.storePage(job, page, context.owner, rows);
+          stored = await this.storePage(job, page, context.owner, rows, allowanceId);
           return stored.stored;
         },
         history: { method: 'POST', path: '/v1/scrape/max', jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
       });
+      // Its charge is with the settlement outbox now (or settled, or given up): the page no longer waits for the sweep.
+      if (outcome.kind === 'delivered') await clearJobPageChargePending(this.deps.db, job.id, page);
       return { outcome, stored };
     } catch (error) {
       // A dependency failed before or around the call (accounts or the database): a retryable failure.
@@ -261,7 +276,7 @@ export class ScrapeJobHandler implements TaskHandler {
   }
 
   /** Stores a delivered page's items and moves the job on (ending it when a stop rule says so), if this process still holds the job's task and the page is the job's next. */
-  private async storePage(job: JobRow, page: number, owner: string, rows: StoredRow[]): Promise<StoredPage> {
+  private async storePage(job: JobRow, page: number, owner: string, rows: StoredRow[], allowanceId: string | null): Promise<StoredPage> {
     return withTransaction(this.deps.db, async (trx) => {
       const current = await lockJob(trx, job.id);
       const task = await lockTaskByKey(trx, jobTaskKey(job.id));
@@ -271,6 +286,8 @@ export class ScrapeJobHandler implements TaskHandler {
       if (!current || task?.leaseOwner !== owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
       const newItems = await insertNewItems(trx, job.id, page, rows);
       await recordPage(trx, job.id, { charged: true, newItems });
+      // Counted as charged with the store: until the charge is handed over, the page says so (a process that dies in between leaves it to the sweep).
+      await markJobPageChargePending(trx, job.id, page, allowanceId, this.deps.now());
       const stop = stopRuleOf({ rows: rows.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       if (stop) await finishJob(trx, job.id, stop, this.deps.now());
       return { stored: true, goOn: !stop };

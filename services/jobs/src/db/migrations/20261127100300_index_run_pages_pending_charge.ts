@@ -1,0 +1,10 @@
+import type { Kysely } from 'kysely';
+
+/** The charges still waiting, oldest first (the sweep that settles those a dead process left). */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.createIndex('run_pages_pending_charge').on('tracked_search_run_pages').column('charge_pending_since').execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('run_pages_pending_charge').on('tracked_search_run_pages').execute();
+}

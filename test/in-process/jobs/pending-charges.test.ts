@@ -1,0 +1,124 @@
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { createDb } from '@comps/shared/db/create-db';
+import { newRequestId, newRunId } from '@comps/shared/ids';
+import type { AllowanceCharge, SettleBatchOutcome } from '@comps/shared/internal/accounts/quota';
+import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
+import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
+import { clearJobPageChargePending, insertJob, markJobPageChargePending, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
+import { settlePendingCharges } from '../../../services/jobs/src/pending-charges/settle-pending-charges.js';
+import { insertRun, markRunPageChargePending, recordRunPage, runPageRequestId } from '../../../services/jobs/src/tracked/run-repository.js';
+import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
+
+// The sweep of charges a jobs process left between a page's store and the charge's handover to the
+// settlement outbox: after the grace, each is settled by its request id (from its allowance when it
+// took a unit of one), cleared, and uncounted when the ledger did not charge it; never before the
+// grace, never twice, and a page a live process handed over meanwhile is left to that process.
+await prepareTestDatabase();
+const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 4, isolation: 'read committed' });
+t.teardown(() => db.destroy());
+const GRACE_MS = 30_000;
+
+/** A ledger double: answers each settlement as `answer` says, and keeps what it was asked. */
+function ledgerDouble(answer: (requestId: string) => Promise<SettleBatchOutcome>) {
+  const calls: Array<{ requestIds: string[]; allowanceCharges: AllowanceCharge[] }> = [];
+  const ledger = {
+    settleBatch: async (requestIds: string[], history: unknown[], allowanceCharges: AllowanceCharge[] = []) => {
+      if (history.length > 0) throw new Error('the sweep has no history entries to record');
+      calls.push({ requestIds, allowanceCharges });
+      return answer(requestIds[0] ?? allowanceCharges[0]!.requestId);
+    },
+  } as unknown as QuotaLedger;
+  return { ledger, calls };
+}
+const CHARGED: SettleBatchOutcome = { charged: 1, notCharged: 0, unknown: [] };
+
+/** A running job with `pages` stored pages, each counted as charged; answers the job's id and the pages' request ids. */
+async function jobWithStoredPages(pages: number): Promise<{ jobId: string; requestIds: string[] }> {
+  const jobId = randomUUID();
+  const now = new Date();
+  await insertJob(db, {
+    id: jobId, workspaceId: `ws_${jobId.slice(0, 8)}`, apiKeyId: null, apiKeyPrefix: null, status: 'running', stopReason: null, keyword: 'lamp', marketSite: 'market.com', maxPages: 10,
+    count: 60, resultType: 'inline', errorCode: null, errorMessage: null, idempotencyKeyHash: null, requestFingerprint: 'x'.repeat(64), activeWorkspaceId: null,
+    createdAt: now, startedAt: now, finishedAt: null, expiresAt: null,
+  });
+  const requestIds: string[] = [];
+  for (let page = 1; page <= pages; page += 1) {
+    requestIds.push(await pageRequestId(db, jobId, page, newRequestId()));
+    await recordPage(db, jobId, { charged: true, newItems: 0 });
+  }
+  return { jobId, requestIds };
+}
+
+const pagesChargedOf = async (jobId: string) => (await db.selectFrom('jobs').select('pagesCharged').where('id', '=', jobId).executeTakeFirstOrThrow()).pagesCharged;
+const pendingOf = async (jobId: string) =>
+  (await db.selectFrom('jobPages').select(['page', 'chargePendingSince', 'chargeAllowanceId']).where('jobId', '=', jobId).where('chargePendingSince', 'is not', null).orderBy('page').execute()).map((row) => row.page);
+
+t.test('after the grace, each waiting charge is settled by its request id, cleared, and uncounted if the ledger did not charge it; before it, none', async (t) => {
+  const { jobId, requestIds } = await jobWithStoredPages(4);
+  const storedAt = new Date('2026-11-27T10:00:00Z');
+  await markJobPageChargePending(db, jobId, 1, 'alw_of_page_one', storedAt);
+  await markJobPageChargePending(db, jobId, 2, null, storedAt);
+  await markJobPageChargePending(db, jobId, 3, null, storedAt);
+  // Page 4's charge was handed over: its process cleared it.
+  await markJobPageChargePending(db, jobId, 4, null, storedAt);
+  t.equal(await clearJobPageChargePending(db, jobId, 4), true, 'a waiting charge is cleared once');
+  t.equal(await clearJobPageChargePending(db, jobId, 4), false, 'and not again');
+
+  // Page 3's unit is gone and the quota used up since (or accounts never knew it): not charged.
+  const { ledger, calls } = ledgerDouble(async (requestId) => (requestId === requestIds[2] ? { charged: 0, notCharged: 0, unknown: [requestId] } : CHARGED));
+  const signal = new AbortController().signal;
+  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'none within the grace');
+  t.equal(calls.length, 0);
+
+  const after = new Date(storedAt.getTime() + GRACE_MS + 1);
+  t.strictSame(await settlePendingCharges({ db, ledger }, after, GRACE_MS, signal), { charged: 2, notCharged: 1 });
+  t.strictSame(
+    calls.filter((call) => [...call.requestIds, ...call.allowanceCharges.map((charge) => charge.requestId)].some((id) => requestIds.includes(id))),
+    [
+      { requestIds: [], allowanceCharges: [{ requestId: requestIds[0], allowanceId: 'alw_of_page_one' }] },
+      { requestIds: [requestIds[1]], allowanceCharges: [] },
+      { requestIds: [requestIds[2]], allowanceCharges: [] },
+    ],
+    'the allowance unit from its allowance, the others as their own reservations, in page order',
+  );
+  t.strictSame(await pendingOf(jobId), [], 'none waits any more');
+  t.equal(await pagesChargedOf(jobId), 3, 'the page the ledger did not charge is uncounted; the others stay counted');
+
+  const again = calls.length;
+  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(after.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'a second sweep finds nothing');
+  t.equal(calls.length, again);
+});
+
+t.test("a charge its live process handed over while the sweep settled it is that process's to count", async (t) => {
+  const { jobId } = await jobWithStoredPages(1);
+  const storedAt = new Date('2026-11-27T11:00:00Z');
+  await markJobPageChargePending(db, jobId, 1, null, storedAt);
+  // The process clears the page while the sweep's settlement is on its way, and its own charge was not taken (it uncounts it itself).
+  const { ledger } = ledgerDouble(async () => {
+    await clearJobPageChargePending(db, jobId, 1);
+    return { charged: 0, notCharged: 1, unknown: [] };
+  });
+  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
+  t.equal(await pagesChargedOf(jobId), 1, 'not uncounted by the sweep too');
+});
+
+t.test("a run's page: settled and cleared the same way", async (t) => {
+  const runId = newRunId();
+  const now = new Date();
+  await insertRun(db, {
+    id: runId, trackedSearchId: `ts_${runId.slice(-10)}`, workspaceId: 'ws_pending_runs', apiKeyId: null, apiKeyPrefix: null, runTrigger: 'schedule', status: 'completed', stopReason: 'max_pages',
+    errorCode: null, errorMessage: null, activeTrackedSearchId: null, startedAt: now, finishedAt: now,
+  });
+  const requestId = await runPageRequestId(db, runId, 1, newRequestId());
+  await recordRunPage(db, runId, 0);
+  const storedAt = new Date('2026-11-27T12:00:00Z');
+  await markRunPageChargePending(db, runId, 1, 'alw_of_the_run', storedAt);
+  const { ledger, calls } = ledgerDouble(async () => ({ charged: 0, notCharged: 1, unknown: [] }));
+  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
+  t.strictSame(calls.filter((call) => call.allowanceCharges.some((charge) => charge.requestId === requestId)), [{ requestIds: [], allowanceCharges: [{ requestId, allowanceId: 'alw_of_the_run' }] }]);
+  const run = await db.selectFrom('trackedSearchRuns').select('pagesCharged').where('id', '=', runId).executeTakeFirstOrThrow();
+  t.equal(run.pagesCharged, 0, 'the run counts the page as not charged');
+  const row = await db.selectFrom('trackedSearchRunPages').select(['chargePendingSince', 'chargeAllowanceId']).where('runId', '=', runId).executeTakeFirstOrThrow();
+  t.strictSame(row, { chargePendingSince: null, chargeAllowanceId: null });
+});
