@@ -105,7 +105,7 @@ export function periodicTasks(deps: PeriodicDeps, intervals: PeriodicIntervals):
       name: 'settle-pending-charges',
       intervalMs: intervals.releaseReservationsMs,
       run: async (now, signal) => {
-        const { charged, notCharged } = await settlePendingCharges({ db, ledger: deps.ledger }, now, deps.pendingChargeGraceMs, signal);
+        const { charged, notCharged } = await settlePendingCharges({ db, ledger: deps.ledger, logger }, now, deps.pendingChargeGraceMs, signal);
         if (charged + notCharged > 0) logger.warn({ charged, notCharged }, 'settled the charges of stored pages that a process left before handing them over');
       },
     },

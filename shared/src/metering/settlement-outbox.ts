@@ -206,6 +206,6 @@ export class SettlementOutbox {
 }
 
 /** Accounts refused what it was sent (its input, or a workspace it does not know): sending it again changes nothing. */
-function isRefusal(error: unknown): boolean {
+export function isRefusal(error: unknown): boolean {
   return error instanceof AppError && (error.code === 'invalid_request' || error.code === 'not_found');
 }

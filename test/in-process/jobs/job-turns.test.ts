@@ -103,6 +103,17 @@ async function startJob(meter: ReturnType<typeof meterDouble>['meter'], maxPages
   return { ended, events, pages, task, handler, jobId };
 }
 
+t.test('a page whose charge could be handed neither to the outbox nor to accounts stays counted, waiting for the sweep', async (t) => {
+  const double = meterDouble(async (page, input) => {
+    const outcome = await answer(input, page, 5, double.delivered);
+    return page === 2 && outcome.kind === 'delivered' ? { ...outcome, charged: false } : outcome;
+  });
+  const { ended, jobId } = await startJob(double.meter, 3);
+  t.match(ended, { status: 'completed', pagesFetched: 3, pagesCharged: 3 }, 'counted with its store: the sweep decides it, by request id');
+  const waiting = await db.selectFrom('jobPages').select(['page', 'chargeAllowanceId']).where('jobId', '=', jobId).where('chargePendingSince', 'is not', null).execute();
+  t.strictSame(waiting, [{ page: 2, chargeAllowanceId: 'alw_of_even_pages' }], 'it alone still waits, with the allowance its unit came from');
+});
+
 t.test('pages are stored and charged in order, even when a later one is read first; the job ends once, with one event', async (t) => {
   const double = meterDouble(async (page, input) => {
     // Page 1 answers last: page 2 and 3 wait for it before they are stored.

@@ -1,13 +1,17 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { createDb } from '@comps/shared/db/create-db';
-import { newRequestId, newRunId } from '@comps/shared/ids';
+import { AppError } from '@comps/shared/errors/app-error';
+import { newRequestId, newRunId, newTrackedSearchId } from '@comps/shared/ids';
+import type { HistoryRecord } from '@comps/shared/internal/accounts/history-record';
 import type { AllowanceCharge, SettleBatchOutcome } from '@comps/shared/internal/accounts/quota';
+import { createLogger } from '@comps/shared/logging/create-logger';
 import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
 import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
 import { clearJobPageChargePending, insertJob, markJobPageChargePending, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
 import { settlePendingCharges } from '../../../services/jobs/src/pending-charges/settle-pending-charges.js';
 import { insertRun, markRunPageChargePending, recordRunPage, runPageRequestId } from '../../../services/jobs/src/tracked/run-repository.js';
+import { insertTrackedSearch } from '../../../services/jobs/src/tracked/tracked-search-repository.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
 // The sweep of charges a jobs process left between a page's store and the charge's handover to the
@@ -18,18 +22,20 @@ await prepareTestDatabase();
 const db = createDb<JobsDatabase>({ url: TEST_DATABASE_URL, connectionLimit: 4, isolation: 'read committed' });
 t.teardown(() => db.destroy());
 const GRACE_MS = 30_000;
+const logger = createLogger('pending-charges-test', 'silent');
 
 /** A ledger double: answers each settlement as `answer` says, and keeps what it was asked. */
 function ledgerDouble(answer: (requestId: string) => Promise<SettleBatchOutcome>) {
   const calls: Array<{ requestIds: string[]; allowanceCharges: AllowanceCharge[] }> = [];
+  const history: HistoryRecord[] = [];
   const ledger = {
-    settleBatch: async (requestIds: string[], history: unknown[], allowanceCharges: AllowanceCharge[] = []) => {
-      if (history.length > 0) throw new Error('the sweep has no history entries to record');
+    settleBatch: async (requestIds: string[], entries: HistoryRecord[], allowanceCharges: AllowanceCharge[] = []) => {
       calls.push({ requestIds, allowanceCharges });
+      history.push(...entries);
       return answer(requestIds[0] ?? allowanceCharges[0]!.requestId);
     },
   } as unknown as QuotaLedger;
-  return { ledger, calls };
+  return { ledger, calls, history };
 }
 const CHARGED: SettleBatchOutcome = { charged: 1, notCharged: 0, unknown: [] };
 
@@ -66,13 +72,13 @@ t.test('after the grace, each waiting charge is settled by its request id, clear
   t.equal(await clearJobPageChargePending(db, jobId, 4), false, 'and not again');
 
   // Page 3's unit is gone and the quota used up since (or accounts never knew it): not charged.
-  const { ledger, calls } = ledgerDouble(async (requestId) => (requestId === requestIds[2] ? { charged: 0, notCharged: 0, unknown: [requestId] } : CHARGED));
+  const { ledger, calls, history } = ledgerDouble(async (requestId) => (requestId === requestIds[2] ? { charged: 0, notCharged: 0, unknown: [requestId] } : CHARGED));
   const signal = new AbortController().signal;
-  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'none within the grace');
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(storedAt.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'none within the grace');
   t.equal(calls.length, 0);
 
   const after = new Date(storedAt.getTime() + GRACE_MS + 1);
-  t.strictSame(await settlePendingCharges({ db, ledger }, after, GRACE_MS, signal), { charged: 2, notCharged: 1 });
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, after, GRACE_MS, signal), { charged: 2, notCharged: 1 });
   t.strictSame(
     calls.filter((call) => [...call.requestIds, ...call.allowanceCharges.map((charge) => charge.requestId)].some((id) => requestIds.includes(id))),
     [
@@ -82,41 +88,78 @@ t.test('after the grace, each waiting charge is settled by its request id, clear
     ],
     'the allowance unit from its allowance, the others as their own reservations, in page order',
   );
+  const workspaceId = `ws_${jobId.slice(0, 8)}`;
+  t.strictSame(
+    history.filter((entry) => entry.jobId === jobId),
+    requestIds.slice(0, 3).map((requestId) => ({
+      requestId, workspaceId, apiKeyId: null, apiKeyPrefix: null, method: 'POST', path: '/v1/scrape/max', status: 200, code: null, charged: 1, durationMs: 0,
+      marketSite: 'market.com', hasKeyword: true, resultCount: null, jobId,
+    })),
+    "each with the page's history entry, which its process never wrote",
+  );
   t.strictSame(await pendingOf(jobId), [], 'none waits any more');
   t.equal(await pagesChargedOf(jobId), 3, 'the page the ledger did not charge is uncounted; the others stay counted');
 
   const again = calls.length;
-  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(after.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'a second sweep finds nothing');
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(after.getTime() + GRACE_MS), GRACE_MS, signal), { charged: 0, notCharged: 0 }, 'a second sweep finds nothing');
   t.equal(calls.length, again);
 });
 
-t.test("a charge its live process handed over while the sweep settled it is that process's to count", async (t) => {
+t.test('a refusal by accounts: not charged, uncounted; accounts out of reach: the sweep stops, and the next one settles the page', async (t) => {
+  const { jobId, requestIds } = await jobWithStoredPages(2);
+  const storedAt = new Date('2026-11-27T10:30:00Z');
+  await markJobPageChargePending(db, jobId, 1, null, storedAt);
+  await markJobPageChargePending(db, jobId, 2, null, new Date(storedAt.getTime() + 1));
+  const after = new Date(storedAt.getTime() + GRACE_MS + 10);
+  const signal = new AbortController().signal;
+  let reachable = false;
+  const { ledger } = ledgerDouble(async (requestId) => {
+    if (requestId === requestIds[0]) throw new AppError('invalid_request', 'Unknown workspace');
+    if (!reachable) throw new AppError('service_unavailable', 'accounts is down');
+    return CHARGED;
+  });
+  await t.rejects(settlePendingCharges({ db, ledger, logger }, after, GRACE_MS, signal), { code: 'service_unavailable' });
+  t.strictSame(await pendingOf(jobId), [2], 'the refused page is cleared; the other still waits');
+  t.equal(await pagesChargedOf(jobId), 1, 'the refused page is uncounted');
+  reachable = true;
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, after, GRACE_MS, signal), { charged: 1, notCharged: 0 });
+  t.strictSame(await pendingOf(jobId), []);
+  t.equal(await pagesChargedOf(jobId), 1);
+});
+
+t.test('a page whose process cleared it while the sweep settled it is not uncounted by the sweep', async (t) => {
   const { jobId } = await jobWithStoredPages(1);
   const storedAt = new Date('2026-11-27T11:00:00Z');
   await markJobPageChargePending(db, jobId, 1, null, storedAt);
-  // The process clears the page while the sweep's settlement is on its way, and its own charge was not taken (it uncounts it itself).
+  // The process handed the charge over and cleared the page while the sweep's settlement was on its way.
   const { ledger } = ledgerDouble(async () => {
     await clearJobPageChargePending(db, jobId, 1);
     return { charged: 0, notCharged: 1, unknown: [] };
   });
-  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
   t.equal(await pagesChargedOf(jobId), 1, 'not uncounted by the sweep too');
 });
 
 t.test("a run's page: settled and cleared the same way", async (t) => {
   const runId = newRunId();
+  const trackedSearchId = newTrackedSearchId();
   const now = new Date();
+  await insertTrackedSearch(db, {
+    id: trackedSearchId, workspaceId: 'ws_pending_runs', apiKeyId: 'key_of_the_search', apiKeyPrefix: 'ck_live_abc', name: 'lamps', status: 'active', pausedReason: null, keyword: 'lamp',
+    marketSite: 'market.de', query: '{}', schedule: 'daily', maxPagesPerRun: 1, nextRunAt: null, lastRunId: runId, firstSoldDate: null, lastSoldDate: null, createdAt: now,
+  });
   await insertRun(db, {
-    id: runId, trackedSearchId: `ts_${runId.slice(-10)}`, workspaceId: 'ws_pending_runs', apiKeyId: null, apiKeyPrefix: null, runTrigger: 'schedule', status: 'completed', stopReason: 'max_pages',
+    id: runId, trackedSearchId, workspaceId: 'ws_pending_runs', apiKeyId: 'key_of_the_run', apiKeyPrefix: 'ck_live_def', runTrigger: 'schedule', status: 'completed', stopReason: 'max_pages',
     errorCode: null, errorMessage: null, activeTrackedSearchId: null, startedAt: now, finishedAt: now,
   });
   const requestId = await runPageRequestId(db, runId, 1, newRequestId());
   await recordRunPage(db, runId, 0);
   const storedAt = new Date('2026-11-27T12:00:00Z');
   await markRunPageChargePending(db, runId, 1, 'alw_of_the_run', storedAt);
-  const { ledger, calls } = ledgerDouble(async () => ({ charged: 0, notCharged: 1, unknown: [] }));
-  t.strictSame(await settlePendingCharges({ db, ledger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
+  const { ledger, calls, history } = ledgerDouble(async () => ({ charged: 0, notCharged: 1, unknown: [] }));
+  t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
   t.strictSame(calls.filter((call) => call.allowanceCharges.some((charge) => charge.requestId === requestId)), [{ requestIds: [], allowanceCharges: [{ requestId, allowanceId: 'alw_of_the_run' }] }]);
+  t.match(history.filter((entry) => entry.jobId === runId), [{ requestId, workspaceId: 'ws_pending_runs', apiKeyId: 'key_of_the_run', apiKeyPrefix: 'ck_live_def', path: '/v1/tracked-searches/{trackedSearchId}/runs', marketSite: 'market.de' }]);
   const run = await db.selectFrom('trackedSearchRuns').select('pagesCharged').where('id', '=', runId).executeTakeFirstOrThrow();
   t.equal(run.pagesCharged, 0, 'the run counts the page as not charged');
   const row = await db.selectFrom('trackedSearchRunPages').select(['chargePendingSince', 'chargeAllowanceId']).where('runId', '=', runId).executeTakeFirstOrThrow();

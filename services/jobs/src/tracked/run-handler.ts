@@ -24,7 +24,6 @@ import {
   markRunPageChargePending,
   recordRunPage,
   runPageRequestId,
-  uncountRunCharge,
 } from './run-repository.js';
 import { runTaskKey, TRACKED_RUN_TASK } from './run-task.js';
 import { runStopOf } from './run-stop-rules.js';
@@ -157,10 +156,13 @@ export class RunHandler implements TaskHandler {
       }
       switch (outcome.kind) {
         case 'delivered':
-          // Its charge is with the settlement outbox now (or settled, or given up): the page no longer waits for the sweep.
-          await clearRunPageChargePending(this.deps.db, run.id, page);
-          // Counted as charged when it was stored; a charge that neither Redis nor accounts took is not one.
-          if (!outcome.charged) await uncountRunCharge(this.deps.db, run.id);
+          // Counted as charged when it was stored. Its charge is with the settlement outbox now, or settled: the page no
+          // longer waits for the sweep. One that could be neither waits for it (settle-pending-charges.ts decides it, by request id).
+          if (outcome.charged) {
+            await clearRunPageChargePending(this.deps.db, run.id, page).catch((error: unknown) =>
+              this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), runId: run.id, page }, 'a handed-over charge is still marked waiting; the sweep settles it'),
+            );
+          }
           if (stored.ended) return { next: 'settled' };
           continue;
         case 'undelivered':

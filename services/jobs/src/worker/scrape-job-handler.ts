@@ -21,7 +21,6 @@ import {
   markStarted,
   pageRequestId,
   recordPage,
-  uncountCharge,
 } from '../jobs/job-repository.js';
 import { statsIncludeOf } from '../jobs/job-stats.js';
 import { encodeStatsItem } from '../jobs/stats-item-column.js';
@@ -30,6 +29,9 @@ import { retryDelayMs, type RetryPolicy } from '../tasks/retry-policy.js';
 import { lockTaskByKey } from '../tasks/task-repository.js';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-runner.js';
 import { stopRuleOf } from './stop-rules.js';
+
+/** The path a job page's history entry names: the request that started the job. */
+export const JOB_PAGE_HISTORY_PATH = '/v1/scrape/max';
 
 export interface ScrapeJobOptions {
   /**
@@ -234,10 +236,11 @@ export class ScrapeJobHandler implements TaskHandler {
           stored = await this.storePage(job, page, context.owner, rows, allowanceId);
           return stored.stored;
         },
-        history: { method: 'POST', path: '/v1/scrape/max', jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
+        history: { method: 'POST', path: JOB_PAGE_HISTORY_PATH, jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
       });
-      // Its charge is with the settlement outbox now (or settled, or given up): the page no longer waits for the sweep.
-      if (outcome.kind === 'delivered') await clearJobPageChargePending(this.deps.db, job.id, page);
+      // Its charge is with the settlement outbox now, or settled: the page no longer waits for the sweep. One that
+      // could be neither waits for it (settle-pending-charges.ts decides it, by request id).
+      if (outcome.kind === 'delivered' && outcome.charged) await this.handedOver(job.id, page);
       return { outcome, stored };
     } catch (error) {
       // A dependency failed before or around the call (accounts or the database): a retryable failure.
@@ -255,8 +258,7 @@ export class ScrapeJobHandler implements TaskHandler {
     const { outcome, stored } = result;
     switch (outcome.kind) {
       case 'delivered':
-        // Counted as charged when it was stored; a charge that neither Redis nor accounts took is not one.
-        if (!outcome.charged) await uncountCharge(this.deps.db, job.id);
+        // Counted as charged when it was stored (a charge that neither Redis nor accounts took is the sweep's to decide).
         // A page that ended the job ended it with its store (finishJob, same transaction).
         return stored.goOn ? null : { next: 'settled' };
       case 'undelivered':
@@ -273,6 +275,13 @@ export class ScrapeJobHandler implements TaskHandler {
       case 'failed':
         return this.failed(job, outcome.error);
     }
+  }
+
+  /** The page's charge was handed over: it waits no more (if this fails, the sweep settles it again, by request id: once). */
+  private async handedOver(jobId: string, page: number): Promise<void> {
+    await clearJobPageChargePending(this.deps.db, jobId, page).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), jobId, page }, 'a handed-over charge is still marked waiting; the sweep settles it'),
+    );
   }
 
   /** Stores a delivered page's items and moves the job on (ending it when a stop rule says so), if this process still holds the job's task and the page is the job's next. */
