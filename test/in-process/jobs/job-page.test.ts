@@ -64,7 +64,7 @@ for (let page = 1; page <= PAGES; page += 1) {
   await pageRequestId(db, jobId, page, newRequestId());
   const { items } = compsOfListings(Array.from({ length: ROWS }, (_, index) => row(page, index)), { keyword: KEYWORD, site: 'market.com', basis: 'sold', include: [] });
   const newItems = await insertNewItems(db, jobId, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
-  await recordPage(db, jobId, { charged: true, newItems });
+  await recordPage(db, jobId, { page, newItems, chargePending: { since: now, allowanceId: null } });
 }
 
 t.test('every counted item, in order, as the job\'s items and statistics say', async (t) => {

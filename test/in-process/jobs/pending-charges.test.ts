@@ -8,7 +8,7 @@ import type { AllowanceCharge, SettleBatchOutcome } from '@comps/shared/internal
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
 import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
-import { clearJobPageChargePending, insertJob, markJobPageChargePending, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
+import { clearJobPagesChargePending, insertJob, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
 import { settlePendingCharges } from '../../../services/jobs/src/pending-charges/settle-pending-charges.js';
 import { insertRun, markRunPageChargePending, recordRunPage, runPageRequestId } from '../../../services/jobs/src/tracked/run-repository.js';
 import { insertTrackedSearch } from '../../../services/jobs/src/tracked/tracked-search-repository.js';
@@ -39,8 +39,8 @@ function ledgerDouble(answer: (requestId: string) => Promise<SettleBatchOutcome>
 }
 const CHARGED: SettleBatchOutcome = { charged: 1, notCharged: 0, unknown: [] };
 
-/** A running job with `pages` stored pages, each counted as charged; answers the job's id and the pages' request ids. */
-async function jobWithStoredPages(pages: number): Promise<{ jobId: string; requestIds: string[] }> {
+/** A running job with a stored page for each of `pages`, each counted as charged, its charge waiting since then (with its allowance); answers the job's id and the pages' request ids. */
+async function jobWithStoredPages(pages: Array<{ since: Date; allowanceId: string | null }>): Promise<{ jobId: string; requestIds: string[] }> {
   const jobId = randomUUID();
   const now = new Date();
   await insertJob(db, {
@@ -49,9 +49,9 @@ async function jobWithStoredPages(pages: number): Promise<{ jobId: string; reque
     createdAt: now, startedAt: now, finishedAt: null, expiresAt: null,
   });
   const requestIds: string[] = [];
-  for (let page = 1; page <= pages; page += 1) {
-    requestIds.push(await pageRequestId(db, jobId, page, newRequestId()));
-    await recordPage(db, jobId, { charged: true, newItems: 0 });
+  for (const [index, chargePending] of pages.entries()) {
+    requestIds.push(await pageRequestId(db, jobId, index + 1, newRequestId()));
+    await recordPage(db, jobId, { page: index + 1, newItems: 0, chargePending });
   }
   return { jobId, requestIds };
 }
@@ -61,15 +61,17 @@ const pendingOf = async (jobId: string) =>
   (await db.selectFrom('jobPages').select(['page', 'chargePendingSince', 'chargeAllowanceId']).where('jobId', '=', jobId).where('chargePendingSince', 'is not', null).orderBy('page').execute()).map((row) => row.page);
 
 t.test('after the grace, each waiting charge is settled by its request id, cleared, and uncounted if the ledger did not charge it; before it, none', async (t) => {
-  const { jobId, requestIds } = await jobWithStoredPages(4);
   const storedAt = new Date('2026-11-27T10:00:00Z');
-  await markJobPageChargePending(db, jobId, 1, 'alw_of_page_one', storedAt);
-  await markJobPageChargePending(db, jobId, 2, null, storedAt);
-  await markJobPageChargePending(db, jobId, 3, null, storedAt);
+  const { jobId, requestIds } = await jobWithStoredPages([
+    { since: storedAt, allowanceId: 'alw_of_page_one' },
+    { since: storedAt, allowanceId: null },
+    { since: storedAt, allowanceId: null },
+    { since: storedAt, allowanceId: null },
+  ]);
+  t.strictSame(await pendingOf(jobId), [1, 2, 3, 4], 'recording a page marks its charge waiting');
   // Page 4's charge was handed over: its process cleared it.
-  await markJobPageChargePending(db, jobId, 4, null, storedAt);
-  t.equal(await clearJobPageChargePending(db, jobId, 4), true, 'a waiting charge is cleared once');
-  t.equal(await clearJobPageChargePending(db, jobId, 4), false, 'and not again');
+  t.equal(await clearJobPagesChargePending(db, jobId, [4]), 1, 'a waiting charge is cleared once');
+  t.equal(await clearJobPagesChargePending(db, jobId, [4]), 0, 'and not again');
 
   // Page 3's unit is gone and the quota used up since (or accounts never knew it): not charged.
   const { ledger, calls, history } = ledgerDouble(async (requestId) => (requestId === requestIds[2] ? { charged: 0, notCharged: 0, unknown: [requestId] } : CHARGED));
@@ -106,10 +108,11 @@ t.test('after the grace, each waiting charge is settled by its request id, clear
 });
 
 t.test('a refusal by accounts: not charged, uncounted; accounts out of reach: the sweep stops, and the next one settles the page', async (t) => {
-  const { jobId, requestIds } = await jobWithStoredPages(2);
   const storedAt = new Date('2026-11-27T10:30:00Z');
-  await markJobPageChargePending(db, jobId, 1, null, storedAt);
-  await markJobPageChargePending(db, jobId, 2, null, new Date(storedAt.getTime() + 1));
+  const { jobId, requestIds } = await jobWithStoredPages([
+    { since: storedAt, allowanceId: null },
+    { since: new Date(storedAt.getTime() + 1), allowanceId: null },
+  ]);
   const after = new Date(storedAt.getTime() + GRACE_MS + 10);
   const signal = new AbortController().signal;
   let reachable = false;
@@ -128,12 +131,11 @@ t.test('a refusal by accounts: not charged, uncounted; accounts out of reach: th
 });
 
 t.test('a page whose process cleared it while the sweep settled it is not uncounted by the sweep', async (t) => {
-  const { jobId } = await jobWithStoredPages(1);
   const storedAt = new Date('2026-11-27T11:00:00Z');
-  await markJobPageChargePending(db, jobId, 1, null, storedAt);
+  const { jobId } = await jobWithStoredPages([{ since: storedAt, allowanceId: null }]);
   // The process handed the charge over and cleared the page while the sweep's settlement was on its way.
   const { ledger } = ledgerDouble(async () => {
-    await clearJobPageChargePending(db, jobId, 1);
+    await clearJobPagesChargePending(db, jobId, [1]);
     return { charged: 0, notCharged: 1, unknown: [] };
   });
   t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });

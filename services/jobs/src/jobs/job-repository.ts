@@ -85,40 +85,44 @@ export async function insertNewItems(db: JobsExecutor, jobId: string, page: numb
 }
 
 export interface PageProgress {
-  charged: boolean;
+  page: number;
   newItems: number;
+  /** Its charge waits from then until it is handed over, with the allowance its unit came from (null: a reservation of its own). */
+  chargePending: { since: Date; allowanceId: string | null };
 }
 
-/** Counts a stored page and moves the job to its next page (ending it, if the page did, is finishJob's). */
+/**
+ * Counts a stored page as fetched and charged, moves the job to its next page (ending it, if the
+ * page did, is finishJob's) and marks the page's charge as waiting for its handover: one statement
+ * (MySQL's multi-table UPDATE), in the store's transaction, with the job's row locked.
+ */
 export async function recordPage(db: JobsExecutor, jobId: string, progress: PageProgress): Promise<void> {
   await db
-    .updateTable('jobs')
-    .set((eb) => ({
-      pagesFetched: eb('pagesFetched', '+', 1),
-      pagesCharged: eb('pagesCharged', '+', progress.charged ? 1 : 0),
-      itemsCollected: eb('itemsCollected', '+', progress.newItems),
-      nextPage: eb('nextPage', '+', 1),
-      attempts: 0,
-    }))
-    .where('id', '=', jobId)
+    .updateTable(['jobs', 'jobPages'])
+    .set('jobs.pagesFetched', (eb) => eb('jobs.pagesFetched', '+', 1))
+    .set('jobs.pagesCharged', (eb) => eb('jobs.pagesCharged', '+', 1))
+    .set('jobs.itemsCollected', (eb) => eb('jobs.itemsCollected', '+', progress.newItems))
+    .set('jobs.nextPage', (eb) => eb('jobs.nextPage', '+', 1))
+    .set('jobs.attempts', 0)
+    .set('jobPages.chargePendingSince', progress.chargePending.since)
+    .set('jobPages.chargeAllowanceId', progress.chargePending.allowanceId)
+    .whereRef('jobPages.jobId', '=', 'jobs.id')
+    .where('jobs.id', '=', jobId)
+    .where('jobPages.page', '=', progress.page)
     .execute();
 }
 
-/** A stored page's charge waits from `now` until it is handed over (in the page's store transaction). */
-export async function markJobPageChargePending(db: JobsExecutor, jobId: string, page: number, allowanceId: string | null, now: Date): Promise<void> {
-  await db.updateTable('jobPages').set({ chargePendingSince: now, chargeAllowanceId: allowanceId }).where('jobId', '=', jobId).where('page', '=', page).execute();
-}
-
-/** The page's charge was handed over (or settled, or given up): it waits no more. Answers whether it still waited. */
-export async function clearJobPageChargePending(db: JobsExecutor, jobId: string, page: number): Promise<boolean> {
+/** The pages' charges were handed over (or settled, or decided by the sweep): they wait no more. Answers how many still waited. */
+export async function clearJobPagesChargePending(db: JobsExecutor, jobId: string, pages: number[]): Promise<number> {
+  if (pages.length === 0) return 0;
   const result = await db
     .updateTable('jobPages')
     .set({ chargePendingSince: null, chargeAllowanceId: null })
     .where('jobId', '=', jobId)
-    .where('page', '=', page)
+    .where('page', 'in', pages)
     .where('chargePendingSince', 'is not', null)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return Number(result.numUpdatedRows);
 }
 
 /** A page counted as charged when it was stored whose charge could not be taken after all (Redis and accounts both out of reach). */

@@ -4,7 +4,7 @@ import type { Logger } from '@comps/shared/logging/create-logger';
 import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
 import { isRefusal } from '@comps/shared/metering/settlement-outbox';
 import type { JobsDb, JobsExecutor } from '../db/database.js';
-import { clearJobPageChargePending, uncountCharge } from '../jobs/job-repository.js';
+import { clearJobPagesChargePending, uncountCharge } from '../jobs/job-repository.js';
 import { RUN_HISTORY_PATH } from '../tracked/run-handler.js';
 import { clearRunPageChargePending, uncountRunCharge } from '../tracked/run-repository.js';
 import { JOB_PAGE_HISTORY_PATH } from '../worker/scrape-job-handler.js';
@@ -86,8 +86,8 @@ function historyOf(charge: PendingCharge): HistoryRecord {
   };
 }
 
-function clearPending(db: JobsExecutor, charge: PendingCharge): Promise<boolean> {
-  return charge.kind === 'job' ? clearJobPageChargePending(db, charge.ownerId, charge.page) : clearRunPageChargePending(db, charge.ownerId, charge.page);
+async function clearPending(db: JobsExecutor, charge: PendingCharge): Promise<boolean> {
+  return charge.kind === 'job' ? (await clearJobPagesChargePending(db, charge.ownerId, [charge.page])) === 1 : clearRunPageChargePending(db, charge.ownerId, charge.page);
 }
 
 function uncount(db: JobsExecutor, charge: PendingCharge): Promise<void> {

@@ -11,13 +11,12 @@ import type { JobRow, JobsDb, TaskRow } from '../db/database.js';
 import { finishJob, type JobEnd } from '../jobs/finish-job.js';
 import {
   ACTIVE_STATUSES,
-  clearJobPageChargePending,
+  clearJobPagesChargePending,
   countAttempt,
   findJob,
   insertNewItems,
   listCancelRequested,
   lockJob,
-  markJobPageChargePending,
   markStarted,
   pageRequestId,
   recordPage,
@@ -205,7 +204,8 @@ export class ScrapeJobHandler implements TaskHandler {
       // hold before the turn ends (a page waiting to be stored would otherwise hold its permits). The
       // task's lease lapses; the job is then taken over from its first page not stored.
       for (const later of stored.slice(settled + 1)) later.open(false);
-      await Promise.allSettled(runs);
+      const results = await Promise.allSettled(runs);
+      await this.handedOver(job.id, results.map((result): PageRun => (result.status === 'fulfilled' ? result.value : { notStarted: true })), job.nextPage);
     }
     // After a turn the job goes back in line: its task's time is now.
     return outcome.next === 'later' && wanted ? { next: 'later', runAt: this.deps.now() } : outcome;
@@ -238,9 +238,6 @@ export class ScrapeJobHandler implements TaskHandler {
         },
         history: { method: 'POST', path: JOB_PAGE_HISTORY_PATH, jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
       });
-      // Its charge is with the settlement outbox now, or settled: the page no longer waits for the sweep. One that
-      // could be neither waits for it (settle-pending-charges.ts decides it, by request id).
-      if (outcome.kind === 'delivered' && outcome.charged) await this.handedOver(job.id, page);
       return { outcome, stored };
     } catch (error) {
       // A dependency failed before or around the call (accounts or the database): a retryable failure.
@@ -277,10 +274,16 @@ export class ScrapeJobHandler implements TaskHandler {
     }
   }
 
-  /** The page's charge was handed over: it waits no more (if this fails, the sweep settles it again, by request id: once). */
-  private async handedOver(jobId: string, page: number): Promise<void> {
-    await clearJobPageChargePending(this.deps.db, jobId, page).catch((error: unknown) =>
-      this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), jobId, page }, 'a handed-over charge is still marked waiting; the sweep settles it'),
+  /**
+   * The turn's pages whose charges were handed over (or settled) wait no more: one statement a turn. Those
+   * it could do neither with wait for the sweep (settle-pending-charges.ts decides them, by request id);
+   * so do these if this fails, or the process dies first, and the sweep settles them again: once.
+   */
+  private async handedOver(jobId: string, results: PageRun[], firstPage: number): Promise<void> {
+    const pages = results.flatMap((result, index) => ('outcome' in result && result.outcome.kind === 'delivered' && result.outcome.charged ? [firstPage + index] : []));
+    if (pages.length === 0) return;
+    await clearJobPagesChargePending(this.deps.db, jobId, pages).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error instanceof Error ? error.message : String(error), jobId, pages }, 'handed-over charges are still marked waiting; the sweep settles them'),
     );
   }
 
@@ -294,9 +297,8 @@ export class ScrapeJobHandler implements TaskHandler {
       // that is not the job's next one was stored already: never twice.
       if (!current || task?.leaseOwner !== owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
       const newItems = await insertNewItems(trx, job.id, page, rows);
-      await recordPage(trx, job.id, { charged: true, newItems });
       // Counted as charged with the store: until the charge is handed over, the page says so (a process that dies in between leaves it to the sweep).
-      await markJobPageChargePending(trx, job.id, page, allowanceId, this.deps.now());
+      await recordPage(trx, job.id, { page, newItems, chargePending: { since: this.deps.now(), allowanceId } });
       const stop = stopRuleOf({ rows: rows.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       if (stop) await finishJob(trx, job.id, stop, this.deps.now());
       return { stored: true, goOn: !stop };
