@@ -10,7 +10,7 @@ import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
 import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
 import { clearJobPagesChargePending, insertJob, pageRequestId, recordPage } from '../../../services/jobs/src/jobs/job-repository.js';
 import { settlePendingCharges } from '../../../services/jobs/src/pending-charges/settle-pending-charges.js';
-import { insertRun, markRunPageChargePending, recordRunPage, runPageRequestId } from '../../../services/jobs/src/tracked/run-repository.js';
+import { insertRun, recordRunPage, runPageRequestId } from '../../../services/jobs/src/tracked/run-repository.js';
 import { insertTrackedSearch } from '../../../services/jobs/src/tracked/tracked-search-repository.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
@@ -155,9 +155,9 @@ t.test("a run's page: settled and cleared the same way", async (t) => {
     errorCode: null, errorMessage: null, activeTrackedSearchId: null, startedAt: now, finishedAt: now,
   });
   const requestId = await runPageRequestId(db, runId, 1, newRequestId());
-  await recordRunPage(db, runId, 0);
   const storedAt = new Date('2026-11-27T12:00:00Z');
-  await markRunPageChargePending(db, runId, 1, 'alw_of_the_run', storedAt);
+  await recordRunPage(db, runId, { page: 1, newSales: 0, chargePending: { since: storedAt, allowanceId: 'alw_of_the_run' } });
+  t.match(await db.selectFrom('trackedSearchRuns').select(['pagesFetched', 'pagesCharged', 'nextPage']).where('id', '=', runId).executeTakeFirstOrThrow(), { pagesFetched: 1, pagesCharged: 1, nextPage: 2 }, 'recorded: counted, and on to the next page');
   const { ledger, calls, history } = ledgerDouble(async () => ({ charged: 0, notCharged: 1, unknown: [] }));
   t.strictSame(await settlePendingCharges({ db, ledger, logger }, new Date(storedAt.getTime() + GRACE_MS + 1), GRACE_MS, new AbortController().signal), { charged: 0, notCharged: 1 });
   t.strictSame(calls.filter((call) => call.allowanceCharges.some((charge) => charge.requestId === requestId)), [{ requestIds: [], allowanceCharges: [{ requestId, allowanceId: 'alw_of_the_run' }] }]);

@@ -209,8 +209,9 @@ t.test('a busy workspace leases an allowance: its calls then reserve nothing thr
   t.equal(ofTheThirty.length, 30, 'each of the thirty charged');
   t.ok(ofTheThirty.every((row) => row.allowanceId !== null), 'the thirty were charged from the allowance');
   t.ok(ofTheThirty.every((row) => deliveredFrom.get(row.requestId) === row.allowanceId), 'each deliverer was told the allowance its charge came from');
+  // The burst's first call had no allowance to take from: it reserved its own unit.
   const own = charges.filter((row) => row.allowanceId === null);
-  t.ok(own.every((row) => deliveredFrom.get(row.requestId) === null), 'and a call that reserved its own unit, none');
+  t.ok(own.length >= 1 && own.every((row) => deliveredFrom.get(row.requestId) === null), `and a call that reserved its own unit, none (${own.length} such calls)`);
 });
 
 t.test('a failure gives its unit back to the allowance at once; a clean stop gives the idle units back to accounts', async (t) => {

@@ -21,7 +21,6 @@ import {
   countRunAttempt,
   findRun,
   lockRun,
-  markRunPageChargePending,
   recordRunPage,
   runPageRequestId,
 } from './run-repository.js';
@@ -209,9 +208,8 @@ export class RunHandler implements TaskHandler {
         const dates = fresh.map((sale) => sale.soldDate).sort();
         await addToArchiveFigures(trx, search.id, { sales: fresh.length, firstSoldDate: dates[0]!, lastSoldDate: dates.at(-1)! });
       }
-      await recordRunPage(trx, run.id, fresh.length);
       // Counted as charged with the store: until the charge is handed over, the page says so (a process that dies in between leaves it to the sweep).
-      await markRunPageChargePending(trx, run.id, page, allowanceId, now);
+      await recordRunPage(trx, run.id, { page, newSales: fresh.length, chargePending: { since: now, allowanceId } });
       const distinct = new Set(items.map((item) => item.itemId));
       const stop = runStopOf({
         rows: items.length,

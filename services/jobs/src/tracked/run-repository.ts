@@ -35,18 +35,26 @@ export async function runPageRequestId(db: JobsExecutor, runId: string, page: nu
   return row.requestId;
 }
 
-/** A stored page: counted, and the run moves on to the next. */
-export async function recordRunPage(db: JobsExecutor, runId: string, newSales: number): Promise<void> {
+/**
+ * A stored page: counted as fetched and charged, the run moved on to the next, and the page's
+ * charge marked as waiting for its handover since then, with the allowance its unit came from
+ * (null: a reservation of its own). One statement (MySQL's multi-table UPDATE), in the store's
+ * transaction, with the run's row locked.
+ */
+export async function recordRunPage(db: JobsExecutor, runId: string, progress: { page: number; newSales: number; chargePending: { since: Date; allowanceId: string | null } }): Promise<void> {
   await db
-    .updateTable('trackedSearchRuns')
-    .set((eb) => ({ pagesFetched: eb('pagesFetched', '+', 1), pagesCharged: eb('pagesCharged', '+', 1), newSales: eb('newSales', '+', newSales), nextPage: eb('nextPage', '+', 1), attempts: 0 }))
-    .where('id', '=', runId)
+    .updateTable(['trackedSearchRuns', 'trackedSearchRunPages'])
+    .set('trackedSearchRuns.pagesFetched', (eb) => eb('trackedSearchRuns.pagesFetched', '+', 1))
+    .set('trackedSearchRuns.pagesCharged', (eb) => eb('trackedSearchRuns.pagesCharged', '+', 1))
+    .set('trackedSearchRuns.newSales', (eb) => eb('trackedSearchRuns.newSales', '+', progress.newSales))
+    .set('trackedSearchRuns.nextPage', (eb) => eb('trackedSearchRuns.nextPage', '+', 1))
+    .set('trackedSearchRuns.attempts', 0)
+    .set('trackedSearchRunPages.chargePendingSince', progress.chargePending.since)
+    .set('trackedSearchRunPages.chargeAllowanceId', progress.chargePending.allowanceId)
+    .whereRef('trackedSearchRunPages.runId', '=', 'trackedSearchRuns.id')
+    .where('trackedSearchRuns.id', '=', runId)
+    .where('trackedSearchRunPages.page', '=', progress.page)
     .execute();
-}
-
-/** A stored page's charge waits from `now` until it is handed over (in the page's store transaction). */
-export async function markRunPageChargePending(db: JobsExecutor, runId: string, page: number, allowanceId: string | null, now: Date): Promise<void> {
-  await db.updateTable('trackedSearchRunPages').set({ chargePendingSince: now, chargeAllowanceId: allowanceId }).where('runId', '=', runId).where('page', '=', page).execute();
 }
 
 /** The page's charge was handed over (or settled, or given up): it waits no more. Answers whether it still waited. */
