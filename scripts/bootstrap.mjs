@@ -133,6 +133,8 @@ async function main(mode, args) {
     return;
   }
   ensureTool(CHROMIUM);
+  // The build includes the native helper, which the type check does not make.
+  npmScript('build');
   npmScript('typecheck');
   npmScript('test:plugins');
   await checkServers([

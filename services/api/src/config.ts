@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
-import { bindHostSchema, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
+import { bindHostSchema, envNonNegativeInt, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
 import { meteringConfigFrom, meteringEnvFields } from '@comps/shared/metering/metering-config';
 
 const apiEnvSchema = z
@@ -13,6 +13,8 @@ const apiEnvSchema = z
     AUTH_CACHE_TTL_MS: envPositiveInt(2000).pipe(z.number().max(4000, { error: 'must be at most 4000 (revocation within 5 s)' })),
     AUTH_FAILURES_PER_MINUTE: envPositiveInt(30),
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
+    // 0 turns the idle collection off.
+    API_IDLE_GC_MS: envNonNegativeInt(1000),
     ...meteringEnvFields,
   })
   .transform((env) => ({
@@ -23,6 +25,7 @@ const apiEnvSchema = z
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
     jobsUrl: env.JOBS_URL.replace(/\/$/, ''),
+    idleGcMs: env.API_IDLE_GC_MS,
     // The first request with an Idempotency-Key holds it at most as long as such a request can run.
     idempotencyLockMs: env.MARKET_TIMEOUT_MS + env.UPSTREAM_WAIT_MS + 10_000,
     metering: meteringConfigFrom(env),

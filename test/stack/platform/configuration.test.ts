@@ -18,9 +18,10 @@ t.test('the api refuses to start on bad configuration and names every bad variab
     DATA_GATE_SOLD: 'maybe',
     ENABLED_SITES: 'market.com,market.xx',
     AUTH_CACHE_TTL_MS: '10000',
+    API_IDLE_GC_MS: '-1',
   });
   t.equal(result.code, 1);
-  for (const name of ['API_PORT', 'REDIS_URL', 'INTERNAL_TOKEN', 'DATA_GATE_SOLD', 'ENABLED_SITES', 'AUTH_CACHE_TTL_MS']) {
+  for (const name of ['API_PORT', 'REDIS_URL', 'INTERNAL_TOKEN', 'DATA_GATE_SOLD', 'ENABLED_SITES', 'AUTH_CACHE_TTL_MS', 'API_IDLE_GC_MS']) {
     t.match(result.stderr, new RegExp(`${name}:`), `names ${name}`);
   }
   t.match(result.stderr, /market\.xx/);

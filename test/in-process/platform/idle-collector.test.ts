@@ -1,0 +1,196 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
+import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runtime/idle-collector';
+import { loadMallocTrim } from '@comps/shared/runtime/malloc-trim';
+
+const MB = 1024 * 1024;
+
+/** A schedule the test runs by hand: what is pending, with its delay. */
+function manualSchedule() {
+  const pending = new Set<{ run: () => void; ms: number }>();
+  const schedule: Schedule = (run, ms) => {
+    const entry = { run, ms };
+    pending.add(entry);
+    return () => pending.delete(entry);
+  };
+  const runAll = () => {
+    const due = [...pending];
+    pending.clear();
+    for (const entry of due) entry.run();
+  };
+  return { schedule, pending, runAll };
+}
+
+/** A collector over a simulated resident size: each collection brings it down to `afterCollection`, and takes 30 ms. */
+function collectorWith({ minGrowthBytes = 16 * MB } = {}) {
+  const state = { resident: 200 * MB, afterCollection: 140 * MB, collections: 0, clock: 0 };
+  const timers = manualSchedule();
+  const reports: Array<{ beforeBytes: number; afterBytes: number; pauseMs: number }> = [];
+  const collector = new IdleCollector({
+    idleMs: 1000,
+    minGrowthBytes,
+    collect: () => {
+      state.collections += 1;
+      state.clock += 30;
+      state.resident = state.afterCollection;
+    },
+    residentBytes: () => state.resident,
+    schedule: timers.schedule,
+    onCollected: (figures) => reports.push(figures),
+    now: () => state.clock,
+  });
+  return { collector, state, timers, reports };
+}
+
+t.test('collects once the last work in flight has ended and the process stayed idle', async (t) => {
+  const { collector, state, timers, reports } = collectorWith();
+  t.equal(timers.pending.size, 0, 'nothing is scheduled before any work');
+  const first = collector.begin();
+  const second = collector.begin();
+  first();
+  t.equal(timers.pending.size, 0, 'nothing while work is still in flight');
+  second();
+  t.same([...timers.pending].map((entry) => entry.ms), [1000], 'the idle wait starts when the last work ends');
+  timers.runAll();
+  t.equal(state.collections, 1, 'one collection');
+  t.same(reports, [{ beforeBytes: 200 * MB, afterBytes: 140 * MB, pauseMs: 30 }], 'told what it freed, and its pause');
+});
+
+t.test('work that starts during the idle wait cancels it; an end called twice counts once', async (t) => {
+  const { collector, state, timers } = collectorWith();
+  const end = collector.begin();
+  end();
+  t.equal(timers.pending.size, 1);
+  const next = collector.begin();
+  t.equal(timers.pending.size, 0, 'the wait is cancelled by new work');
+  end();
+  t.equal(timers.pending.size, 0, 'a second call of an ended work changes nothing: the other work is still in flight');
+  next();
+  timers.runAll();
+  t.equal(state.collections, 1);
+});
+
+t.test('work that starts while the wait is due but before it runs is not collected over', async (t) => {
+  const { collector, state, timers } = collectorWith();
+  collector.begin()();
+  const [due] = [...timers.pending];
+  collector.begin();
+  // A timer already firing cannot be cancelled: its run must see the work in flight.
+  due!.run();
+  t.equal(state.collections, 0);
+});
+
+t.test('after the first collection, another comes only once the process has grown by the minimum since', async (t) => {
+  const { collector, state, timers } = collectorWith({ minGrowthBytes: 16 * MB });
+  collector.begin()();
+  timers.runAll();
+  t.equal(state.collections, 1, 'the first idle moment collects (what the start left is garbage too)');
+  state.resident = 140 * MB + 16 * MB - 1;
+  collector.begin()();
+  timers.runAll();
+  t.equal(state.collections, 1, 'grown by less than the minimum: no pause for so little');
+  state.resident = 140 * MB + 16 * MB;
+  collector.begin()();
+  timers.runAll();
+  t.equal(state.collections, 2, 'grown by the minimum: collected');
+});
+
+t.test('a closed collector cancels its wait and schedules nothing more', async (t) => {
+  const { collector, state, timers } = collectorWith();
+  const end = collector.begin();
+  collector.begin()();
+  end();
+  t.equal(timers.pending.size, 1);
+  collector.close();
+  t.equal(timers.pending.size, 0, 'the pending wait is cancelled');
+  collector.begin()();
+  t.equal(timers.pending.size, 0, 'no new wait after close');
+  t.equal(state.collections, 0);
+});
+
+t.test('an HTTP request is work until its response closes, a streamed one included', async (t) => {
+  const events: string[] = [];
+  const collector = {
+    begin: () => {
+      events.push('begin');
+      return () => events.push('end');
+    },
+  };
+  let finishStream: () => void = () => undefined;
+  const server = createServer(
+    countedAsWork((request, response) => {
+      response.write('first part');
+      // The body goes on after the handler returned, as a CSV or an event stream does.
+      finishStream = () => response.end('last part');
+    }, collector),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  const body = new Promise<string>((resolve, reject) => {
+    httpRequest({ port, host: '127.0.0.1', path: '/' }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+        if (text === 'first part') {
+          t.same(events, ['begin'], 'in flight while its body streams');
+          finishStream();
+        }
+      });
+      response.on('end', () => resolve(text));
+    })
+      .on('error', reject)
+      .end();
+  });
+  t.equal(await body, 'first partlast part');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(events, ['begin', 'end'], 'ended once, when its response closed');
+});
+
+t.test("V8's full collection is taken without --expose-gc, and frees what nothing holds", async (t) => {
+  t.equal(typeof globalThis.gc, 'undefined', 'this process runs without --expose-gc');
+  const collect = fullGarbageCollection();
+  t.equal(typeof globalThis.gc, 'undefined', 'the global stays without gc');
+  let held: object | null = { page: 'x'.repeat(1000) };
+  const weak = new WeakRef(held);
+  held = null;
+  // A WeakRef's target stays alive until the end of the job that made it.
+  await new Promise((resolve) => setImmediate(resolve));
+  collect();
+  t.equal(weak.deref(), undefined, 'collected');
+});
+
+t.test("the native helper gives back the free pages inside glibc's heap, which a collection alone does not", async (t) => {
+  const mallocTrim = loadMallocTrim();
+  const collect = fullGarbageCollection();
+  if (!('trim' in mallocTrim)) return t.fail(`npm test builds the helper (this machine has a C compiler): ${mallocTrim.unavailable}`);
+  const source = Buffer.alloc(MB, 120);
+  // A page-sized block freed once makes glibc serve the next ones from its heap rather than mapping each
+  // (its mapping threshold rises to the largest block it unmapped), as in a process that has read pages.
+  let first: string | null = source.toString('latin1');
+  first = null;
+  collect();
+  // Forty-eight 1 MB pages (external strings: glibc's memory), each followed by a small block that stays.
+  let pages: string[] | null = [];
+  const pins: Buffer[] = [];
+  for (let index = 0; index < 48; index += 1) {
+    pages.push(source.toString('latin1'));
+    pins.push(Buffer.allocUnsafeSlow(4096));
+  }
+  pages = null;
+  collect();
+  const collected = process.memoryUsage.rss();
+  t.equal(mallocTrim.trim(), true, 'memory was given back');
+  const trimmed = process.memoryUsage.rss();
+  t.ok(collected - trimmed >= 32 * MB, `at least 32 of the 48 MB freed inside the heap are given back (${Math.round((collected - trimmed) / MB)} MB)`);
+  t.equal(pins.length, 48, 'the blocks that pinned the heap are still there');
+  t.equal(first, null);
+});
+
+t.test('a helper that cannot be loaded is reported, with its path', async (t) => {
+  const missing = loadMallocTrim('/nonexistent/malloc-trim.node');
+  t.ok('unavailable' in missing && missing.unavailable.startsWith('/nonexistent/malloc-trim.node could not be loaded ('), 'unavailable, and why');
+});
