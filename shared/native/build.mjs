@@ -2,7 +2,8 @@
 // Builds the api's native helper (malloc-trim.c) with the machine's C compiler against the running Node's
 // headers: `node shared/native/build.mjs [--required]`. Plain Node, no dependency (node-gyp is not needed for
 // one C file using Node-API, whose ABI is stable across Node versions). Without a compiler or the headers it
-// says so and leaves the helper out (the api then runs without it); --required makes that a failure (the image).
+// says so and leaves the helper out (the api then runs without it, and its test is skipped); --required makes
+// that a failure (the image).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,18 +17,24 @@ function mtimeOf(file) {
   return existsSync(file) ? statSync(file).mtimeMs : undefined;
 }
 
-/** Builds the helper when it is missing or older than its source; returns what was done, or why not, in one line. */
+/**
+ * Builds the helper when it is missing or older than its source; returns what was done, or why not,
+ * in one line, and whether that is because the compiler or Node's headers are not on this machine.
+ */
 export function buildNative({ compiler = process.env.CC || 'cc', headers = path.join(path.dirname(process.execPath), '..', 'include', 'node') } = {}) {
   const built = mtimeOf(MALLOC_TRIM_ADDON);
-  if (built !== undefined && built >= mtimeOf(SOURCE)) return { ok: true, line: 'malloc-trim helper is up to date' };
-  if (!existsSync(path.join(headers, 'node_api.h'))) return { ok: false, line: `malloc-trim helper not built: Node's headers are not at ${headers}` };
+  // This file holds the compiler's flags: a change to either builds it again.
+  if (built !== undefined && built >= Math.max(mtimeOf(SOURCE), mtimeOf(fileURLToPath(import.meta.url)))) return { ok: true, line: 'malloc-trim helper is up to date' };
+  if (!existsSync(path.join(headers, 'node_api.h'))) return { ok: false, missingTool: true, line: `malloc-trim helper not built: Node's headers are not at ${headers}` };
   mkdirSync(path.dirname(MALLOC_TRIM_ADDON), { recursive: true });
   const partial = `${MALLOC_TRIM_ADDON}.${process.pid}.partial`;
-  const result = spawnSync(compiler, ['-shared', '-fPIC', '-O2', '-Wall', '-Wextra', '-Werror', `-I${headers}`, '-o', partial, SOURCE], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Node-API's functions are the running node's: left undefined here, found when the module is loaded.
+  const linking = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
+  const result = spawnSync(compiler, [...linking, '-fPIC', '-O2', '-Wall', '-Wextra', `-I${headers}`, '-o', partial, SOURCE], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.error || result.status !== 0) {
     rmSync(partial, { force: true });
     const why = result.error ? `${compiler} could not be run (${result.error.code ?? result.error.message})` : `${compiler} failed (above)`;
-    return { ok: false, line: `malloc-trim helper not built: ${why}; the api runs without it (its idle collection then gives back V8's memory, not glibc's)` };
+    return { ok: false, missingTool: Boolean(result.error), line: `malloc-trim helper not built: ${why}; the api runs without it (its idle collection then gives back V8's memory, not glibc's)` };
   }
   renameSync(partial, MALLOC_TRIM_ADDON);
   return { ok: true, line: 'malloc-trim helper built' };

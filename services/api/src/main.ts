@@ -1,8 +1,7 @@
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { listen } from '@comps/shared/runtime/http-server';
-import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
-import { countedAsWork, IdleCollector, timerSchedule } from '@comps/shared/runtime/idle-collector';
-import { loadMallocTrim } from '@comps/shared/runtime/malloc-trim';
+import { idleCollection } from '@comps/shared/runtime/idle-collection';
+import { countedAsWork } from '@comps/shared/runtime/idle-collector';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { createApiService } from './api-service.js';
 import { loadApiConfig } from './config.js';
@@ -14,33 +13,11 @@ import { loadApiConfig } from './config.js';
  */
 const DRAIN_MS = 5000;
 
-/** Growth of the resident memory since the last idle collection below which another is not worth its pause. */
-const IDLE_GC_MIN_GROWTH_BYTES = 16 * 1024 * 1024;
-
 async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const logger = createLogger('api', config.logLevel);
   const service = createApiService(config, logger);
-  const collectGarbage = fullGarbageCollection();
-  const mallocTrim = loadMallocTrim();
-  if ('unavailable' in mallocTrim) logger.warn({ reason: mallocTrim.unavailable }, "glibc's free memory is not given back after an idle collection");
-  const collector =
-    config.idleGcMs > 0
-      ? new IdleCollector({
-          idleMs: config.idleGcMs,
-          minGrowthBytes: IDLE_GC_MIN_GROWTH_BYTES,
-          // V8's garbage first (which frees the pages' text and bodies), then the pages glibc holds free.
-          collect: () => {
-            collectGarbage();
-            if ('trim' in mallocTrim) mallocTrim.trim();
-          },
-          residentBytes: () => process.memoryUsage.rss(),
-          schedule: timerSchedule(),
-          onCollected: ({ beforeBytes, afterBytes, pauseMs }) =>
-            logger.debug({ residentMbBefore: Math.round(beforeBytes / 1048576), residentMbAfter: Math.round(afterBytes / 1048576), pauseMs: Math.round(pauseMs) }, 'idle garbage collection'),
-          now: () => performance.now(),
-        })
-      : null;
+  const collector = idleCollection(config.idleGcMs, logger);
   const handler = service.app.callback();
   const publicServer = await listen(collector ? countedAsWork(handler, collector) : handler, config.port, config.bindHost, service.allowedMethods);
   const internal = await listen(service.internalApp.callback(), config.internalPort, config.bindHost);

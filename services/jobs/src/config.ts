@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@comps/shared/config/load-config';
-import { bindHostSchema, databaseUrlSchema, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
+import { bindHostSchema, databaseUrlSchema, envNonNegativeInt, envPort, envPositiveInt, logLevelSchema } from '@comps/shared/config/env-fields';
 import { meteringConfigFrom, meteringEnvFields } from '@comps/shared/metering/metering-config';
 import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
 import { webhookEnvFields, webhookPolicyFrom } from '@comps/shared/webhooks/webhook-config';
@@ -15,6 +15,8 @@ const jobsEnvSchema = z
     JOBS_PAGES_AHEAD: envPositiveInt(4),
     JOBS_LEASE_MS: envPositiveInt(15_000).pipe(z.number().min(1000, { error: 'must be at least 1000' })),
     JOBS_POLL_MS: envPositiveInt(1000),
+    // 0 turns the idle collection off.
+    JOBS_IDLE_GC_MS: envNonNegativeInt(1000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
     JOBS_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     JOBS_RETRY_BACKOFF_MS: envPositiveInt(1000),
     JOBS_PURGE_INTERVAL_MS: envPositiveInt(60_000),
@@ -37,6 +39,7 @@ const jobsEnvSchema = z
   })
   .transform((env) => ({
     internalPort: env.JOBS_INTERNAL_PORT,
+    idleGcMs: env.JOBS_IDLE_GC_MS,
     bindHost: env.BIND_HOST,
     databaseUrl: env.DATABASE_URL,
     logLevel: env.LOG_LEVEL,

@@ -8,6 +8,8 @@ import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
+import { idleCollection } from '@comps/shared/runtime/idle-collection';
+import { countedAsWork } from '@comps/shared/runtime/idle-collector';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
 import { WEBHOOK_LIMITS } from '@comps/shared/contract/webhook';
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
   const ledger = accountsQuotaLedger(accounts);
   const metering = createMetering(shared, redis, ledger, history, logger);
 
-  const runner = new TaskRunner({ db, logger, now, random: Math.random }, config.runner);
+  const collector = idleCollection(config.idleGcMs, logger);
+  const runner = new TaskRunner({ db, logger, now, random: Math.random, ...(collector ? { work: collector } : {}) }, config.runner);
   const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
   runner.handle(scrapeJobs);
   const rateLimiter = new FixedWindowLimiter(redis, `${shared.redisKeyPrefix}rate:`);
@@ -83,10 +86,18 @@ async function main(): Promise<void> {
     config.intervals,
   )) runner.every(task);
   await runner.start();
-  const internal = await listen(createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }).callback(), config.internalPort, config.bindHost);
+  const handler = createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }).callback();
+  // Its requests are work too: results read and CSVs streamed from the job's pages, Explore searches.
+  const internal = await listen(collector ? countedAsWork(handler, collector) : handler, config.internalPort, config.bindHost);
 
   onShutdown(logger, [
-    { name: 'internal server', run: () => internal.close() },
+    {
+      name: 'internal server',
+      run: () => {
+        collector?.close();
+        return internal.close();
+      },
+    },
     { name: 'task runner', run: () => runner.stop(PAGE_GRACE_MS) },
     { name: 'explore charges', run: () => charges.drain() },
     { name: 'metering', run: () => metering.close() },

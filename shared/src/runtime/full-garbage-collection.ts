@@ -9,9 +9,9 @@ import { runInNewContext } from 'node:vm';
  *
  * A full collection, not the low-memory one a debugger's "collect garbage" asks for: that one also
  * shrinks V8's heap (its young generation to the least), which the next load then grows again. In
- * bench:api, with glibc's free pages given back after each: the api held 97–99 MB after the load
- * with it and 141 with this, but spent 17–21 ms of CPU a search at one caller in the level after an
- * idle moment, against 15 with this (13 with no idle collection).
+ * bench:api, with glibc's free pages given back after each: the api held 96–99 MB after the load
+ * with it and 137–141 with this, but spent 17–21 ms of CPU a search at one caller in the level after
+ * an idle moment, against 15–16 with this (13–16 with no idle collection).
  */
 export function fullGarbageCollection(): () => void {
   const exposed = typeof globalThis.gc === 'function';

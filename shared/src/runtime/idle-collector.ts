@@ -89,10 +89,25 @@ export function timerSchedule(): Schedule {
   };
 }
 
-/** `handler`, with each request counted as `collector`'s work until its response closes (finished, or its connection gone; a streamed body included). */
+/**
+ * `handler`, with each request counted as `collector`'s work until its response closes (finished, or
+ * its connection gone; a streamed body included), or its connection closes: a pipelined request's
+ * response that never got the connection emits no close of its own.
+ */
 export function countedAsWork(handler: RequestListener, collector: Pick<IdleCollector, 'begin'>): RequestListener {
   return (request, response) => {
-    response.once('close', collector.begin());
+    const endWork = collector.begin();
+    const { socket } = request;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      // A kept-alive connection serves many requests: its listener goes with the request.
+      socket.off('close', end);
+      endWork();
+    };
+    socket.once('close', end);
+    response.once('close', end);
     handler(request, response);
   };
 }

@@ -22,8 +22,8 @@ t.afterEach(async () => {
   await sql`DELETE FROM tasks`.execute(db);
 });
 
-function runner(handlers: TaskHandler[], overrides: Partial<TaskRunnerOptions> = {}): TaskRunner {
-  const made = new TaskRunner({ db, logger, now: () => new Date(), random: () => 0 }, { ...options, ...overrides });
+function runner(handlers: TaskHandler[], overrides: Partial<TaskRunnerOptions> = {}, work?: { begin(): () => void }): TaskRunner {
+  const made = new TaskRunner({ db, logger, now: () => new Date(), random: () => 0, ...(work ? { work } : {}) }, { ...options, ...overrides });
   for (const handler of handlers) made.handle(handler);
   runners.push(made);
   return made;
@@ -116,4 +116,36 @@ t.test('periodic work runs once per period across runners, and never twice at on
   t.ok(runs.length >= 3, `it runs (${runs.length} times in 1.4 s at one per 300 ms)`);
   t.ok(gaps.every((gap) => gap >= 290), `never sooner than the period: gaps ${gaps.join(', ')} ms`);
   t.equal(await left('tick'), 1, 'one row for the task, whatever the number of runners');
+});
+
+t.test('each run of a task is work for the idle collection from its start to its end; periodic runs are not', async (t) => {
+  const events: string[] = [];
+  const work = {
+    begin: () => {
+      events.push('begin');
+      return () => events.push('end');
+    },
+  };
+  let finish: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    const slow: TaskHandler = {
+      kind: 'slow',
+      run: async () => {
+        events.push('run');
+        resolve();
+        await new Promise<void>((done) => {
+          finish = done;
+        });
+        return { next: 'done' };
+      },
+    };
+    void addTasks('slow', 1).then(() => runner([slow], {}, work).every({ name: 'tick', intervalMs: 50, run: async () => void events.push('tick') }).start());
+  });
+  await started;
+  await eventually('a periodic run went by meanwhile', async () => (events.includes('tick') ? true : undefined));
+  t.strictSame(events.filter((event) => event !== 'tick'), ['begin', 'run'], 'in flight while it runs; the periodic runs are not counted');
+  finish();
+  await eventually('the run ended', async () => (events.includes('end') ? true : undefined));
+  t.equal(await left('slow'), 0, 'done');
+  t.strictSame(events.filter((event) => event !== 'tick'), ['begin', 'run', 'end'], 'ended once, when its run ended');
 });

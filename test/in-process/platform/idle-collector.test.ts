@@ -1,9 +1,17 @@
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { connect, type AddressInfo } from 'node:net';
 import t from 'tap';
 import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
 import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runtime/idle-collector';
 import { loadMallocTrim } from '@comps/shared/runtime/malloc-trim';
+import { buildNative } from '../../../shared/native/build.mjs';
+import { eventually } from '../../helpers/http-client.js';
+
+const requireFrom = createRequire(import.meta.url);
 
 const MB = 1024 * 1024;
 
@@ -150,6 +158,66 @@ t.test('an HTTP request is work until its response closes, a streamed one includ
   t.same(events, ['begin', 'end'], 'ended once, when its response closed');
 });
 
+t.test('requests on a kept-alive connection leave no listener on it', async (t) => {
+  let ended = 0;
+  const listeners: number[] = [];
+  const server = createServer(
+    countedAsWork(
+      (request, response) => {
+        listeners.push(request.socket.listenerCount('close'));
+        response.end('ok');
+      },
+      { begin: () => () => void (ended += 1) },
+    ),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => {
+    agent.destroy();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  for (let index = 0; index < 20; index += 1) {
+    await new Promise<void>((resolve, reject) => {
+      httpRequest({ port, host: '127.0.0.1', path: '/', agent }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+  await eventually('every request ended', async () => (ended === 20 ? true : undefined));
+  t.equal(new Set(listeners).size, 1, `the same number of close listeners during each of the 20 requests on one connection (${[...new Set(listeners)].join(', ')})`);
+});
+
+t.test('pipelined requests whose connection goes are each ended, the ones never answered included', async (t) => {
+  let begun = 0;
+  let ended = 0;
+  const collector = {
+    begin: () => {
+      begun += 1;
+      return () => {
+        ended += 1;
+      };
+    },
+  };
+  // Never answers: the second and third requests wait behind the first, their responses not yet on the connection.
+  const server = createServer(countedAsWork(() => undefined, collector));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  const client = connect(port, '127.0.0.1');
+  await new Promise((resolve) => client.once('connect', resolve));
+  client.write('GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n');
+  await eventually('the three requests began', async () => (begun === 3 ? true : undefined));
+  t.equal(ended, 0, 'none ended while the connection is open');
+  client.destroy();
+  await eventually('each request ended', async () => (ended === 3 ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.equal(ended, 3, 'once each');
+});
+
 t.test("V8's full collection is taken without --expose-gc, and frees what nothing holds", async (t) => {
   t.equal(typeof globalThis.gc, 'undefined', 'this process runs without --expose-gc');
   const collect = fullGarbageCollection();
@@ -163,31 +231,49 @@ t.test("V8's full collection is taken without --expose-gc, and frees what nothin
   t.equal(weak.deref(), undefined, 'collected');
 });
 
+/** Run in a process of its own with glibc's defaults: a MALLOC_* variable, a tunable or a preloaded allocator changes what is measured. */
+const TRIM_CHECK = `
+import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
+import { loadMallocTrim } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/malloc-trim')).href)};
+const collect = fullGarbageCollection();
+const mallocTrim = loadMallocTrim();
+const source = Buffer.alloc(1 << 20, 120);
+// A page-sized block freed once makes glibc serve the next ones from its heap rather than mapping each
+// (its mapping threshold rises to the largest block it unmapped), as in a process that has read pages.
+let first = source.toString('latin1');
+first = null;
+await new Promise((next) => setImmediate(next));
+collect();
+// Forty-eight 1 MB pages (external strings: glibc's memory), each followed by a small block that stays.
+let pages = [];
+const pins = [];
+for (let index = 0; index < 48; index += 1) {
+  pages.push(source.toString('latin1'));
+  pins.push(Buffer.allocUnsafeSlow(4096));
+}
+pages = null;
+await new Promise((next) => setImmediate(next));
+collect();
+const collected = process.memoryUsage.rss();
+const released = mallocTrim.trim();
+const trimmed = process.memoryUsage.rss();
+process.stdout.write(JSON.stringify({ collected, trimmed, released, pins: pins.length, first }));
+`;
+
 t.test("the native helper gives back the free pages inside glibc's heap, which a collection alone does not", async (t) => {
   const mallocTrim = loadMallocTrim();
-  const collect = fullGarbageCollection();
-  if (!('trim' in mallocTrim)) return t.fail(`npm test builds the helper (this machine has a C compiler): ${mallocTrim.unavailable}`);
-  const source = Buffer.alloc(MB, 120);
-  // A page-sized block freed once makes glibc serve the next ones from its heap rather than mapping each
-  // (its mapping threshold rises to the largest block it unmapped), as in a process that has read pages.
-  let first: string | null = source.toString('latin1');
-  first = null;
-  collect();
-  // Forty-eight 1 MB pages (external strings: glibc's memory), each followed by a small block that stays.
-  let pages: string[] | null = [];
-  const pins: Buffer[] = [];
-  for (let index = 0; index < 48; index += 1) {
-    pages.push(source.toString('latin1'));
-    pins.push(Buffer.allocUnsafeSlow(4096));
+  if (!('trim' in mallocTrim)) {
+    // npm test builds it wherever a C compiler and Node's headers are; without them the api runs without it.
+    const build = buildNative();
+    if (build.missingTool) return t.skip(build.line, async () => undefined);
+    return t.fail(`the helper should have been built and loaded: ${mallocTrim.unavailable} (${build.line})`);
   }
-  pages = null;
-  collect();
-  const collected = process.memoryUsage.rss();
-  t.equal(mallocTrim.trim(), true, 'memory was given back');
-  const trimmed = process.memoryUsage.rss();
-  t.ok(collected - trimmed >= 32 * MB, `at least 32 of the 48 MB freed inside the heap are given back (${Math.round((collected - trimmed) / MB)} MB)`);
-  t.equal(pins.length, 48, 'the blocks that pinned the heap are still there');
-  t.equal(first, null);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/.test(name)));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', TRIM_CHECK], { env });
+  const figures = JSON.parse(stdout) as { collected: number; trimmed: number; released: boolean; pins: number; first: null };
+  t.equal(figures.released, true, 'memory was given back');
+  t.ok(figures.collected - figures.trimmed >= 32 * MB, `at least 32 of the 48 MB freed inside the heap are given back (${Math.round((figures.collected - figures.trimmed) / MB)} MB)`);
+  t.equal(figures.pins, 48, 'the blocks that pinned the heap are still there');
 });
 
 t.test('a helper that cannot be loaded is reported, with its path', async (t) => {

@@ -65,6 +65,8 @@ export interface TaskRunnerDeps {
   logger: Logger;
   now: () => Date;
   random: () => number;
+  /** Told when each run of a task that is not periodic starts and ends (the idle collection waits for none to be running). */
+  work?: { begin(): () => void };
 }
 
 /**
@@ -79,6 +81,7 @@ export class TaskRunner {
   readonly owner = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly handlers = new Map<string, TaskHandler>();
   private readonly periodic: PeriodicTask[] = [];
+  private readonly periodicKinds = new Set<string>();
   /** Runs in progress, by task id. */
   private readonly runs = new Map<string, { task: TaskRow; done: Promise<void> }>();
   private slotsInUse = 0;
@@ -118,6 +121,7 @@ export class TaskRunner {
   /** Runs `task` every `intervalMs`, once across the processes that register it. */
   every(task: PeriodicTask): this {
     this.periodic.push(task);
+    this.periodicKinds.add(task.name);
     this.handlers.set(task.name, {
       kind: task.name,
       run: async (_payload, context) => {
@@ -225,8 +229,11 @@ export class TaskRunner {
       if (returned > 0) this.wake();
     };
     this.keeper.hold(task.id);
+    // Periodic runs are brief and come every second or so: counted, they would keep the process from ever being idle.
+    const endWork = this.periodicKinds.has(task.kind) ? null : (this.deps.work?.begin() ?? null);
     const context: TaskContext = { task, owner: this.owner, slots, giveBack, signal: this.abandon.signal };
     const done = this.execute(handler, task, context).finally(() => {
+      endWork?.();
       giveBack(held);
       this.keeper.release(task.id);
       this.runs.delete(task.id);

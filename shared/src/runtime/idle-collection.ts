@@ -1,0 +1,32 @@
+import type { Logger } from '../logging/create-logger.js';
+import { fullGarbageCollection } from './full-garbage-collection.js';
+import { IdleCollector, timerSchedule } from './idle-collector.js';
+import { loadMallocTrim } from './malloc-trim.js';
+
+/** Growth of the resident memory since the last idle collection below which another is not worth its pause. */
+const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's full collection,
+ * which frees the pages' text and bodies, then glibc's free pages given back, where the native
+ * helper was built (a process without it says so once, at its start).
+ */
+export function idleCollection(idleMs: number, logger: Logger): IdleCollector | null {
+  if (idleMs === 0) return null;
+  const collectGarbage = fullGarbageCollection();
+  const mallocTrim = loadMallocTrim();
+  if ('unavailable' in mallocTrim) logger.warn({ reason: mallocTrim.unavailable }, "glibc's free memory is not given back after an idle collection");
+  return new IdleCollector({
+    idleMs,
+    minGrowthBytes: MIN_GROWTH_BYTES,
+    collect: () => {
+      collectGarbage();
+      if ('trim' in mallocTrim) mallocTrim.trim();
+    },
+    residentBytes: () => process.memoryUsage.rss(),
+    schedule: timerSchedule(),
+    onCollected: ({ beforeBytes, afterBytes, pauseMs }) =>
+      logger.debug({ residentMbBefore: Math.round(beforeBytes / 1048576), residentMbAfter: Math.round(afterBytes / 1048576), pauseMs: Math.round(pauseMs) }, 'idle garbage collection'),
+    now: () => performance.now(),
+  });
+}
