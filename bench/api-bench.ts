@@ -15,14 +15,14 @@ import { runLoad, type LoadResult } from './load.js';
  * of the same size. Prints throughput, p50 and p99 of both, their ratio, the overhead (stack p50
  * minus floor p50 at one caller), CPU per request of every process, and the api's resident memory
  * after 10,000 searches at up to 8 callers (before any higher level), as the load stops and once the
- * api has been idle for 3 s (its idle collection, API_IDLE_GC_MS, has run), and after every level.
+ * api has been idle for 12 s (its idle collection, API_IDLE_GC_MS, has run), and after every level.
  * Everything is measured in this one run.
  */
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const TOTAL_REQUESTS = 10_000;
-/** Long enough for the api's idle collection (API_IDLE_GC_MS, 1 s by default) to have run. */
-const IDLE_WAIT_MS = 3000;
+/** Long enough for the api's idle collection (API_IDLE_GC_MS, 10 s by default) to have run. */
+const IDLE_WAIT_MS = 12_000;
 
 const ms = (value: number) => value.toFixed(2).padStart(8);
 

@@ -14,7 +14,7 @@ const apiEnvSchema = z
     AUTH_FAILURES_PER_MINUTE: envPositiveInt(30),
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
     // 0 turns the idle collection off.
-    API_IDLE_GC_MS: envNonNegativeInt(1000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
+    API_IDLE_GC_MS: envNonNegativeInt(10_000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
     ...meteringEnvFields,
   })
   .transform((env) => ({

@@ -16,7 +16,7 @@ const jobsEnvSchema = z
     JOBS_LEASE_MS: envPositiveInt(15_000).pipe(z.number().min(1000, { error: 'must be at least 1000' })),
     JOBS_POLL_MS: envPositiveInt(1000),
     // 0 turns the idle collection off.
-    JOBS_IDLE_GC_MS: envNonNegativeInt(1000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
+    JOBS_IDLE_GC_MS: envNonNegativeInt(10_000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
     JOBS_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     JOBS_RETRY_BACKOFF_MS: envPositiveInt(1000),
     JOBS_PURGE_INTERVAL_MS: envPositiveInt(60_000),
