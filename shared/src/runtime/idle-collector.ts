@@ -9,7 +9,7 @@ export interface IdleCollectorOptions {
   idleMs: number;
   /** How far the resident memory must have grown since the last collection for another to be worth its pause. */
   minGrowthBytes: number;
-  /** The collection: V8's garbage, then what the allocator holds free (see the api's main). */
+  /** The collection: V8's garbage, then what the allocator holds free (idle-collection.ts). */
   collect: () => void;
   /** The process's resident memory, in bytes. */
   residentBytes: () => number;
@@ -26,9 +26,10 @@ export interface IdleCollectorOptions {
  * when external memory (the pages' text and bodies) has grown by 64 MB; and glibc keeps what is
  * freed inside its heap. So when the load stops, up to that much stays resident until the next
  * load, which a process that then sits idle never brings. One collection once the load has stopped
- * gives it back (bench:api). It never starts while work is in flight, so it takes nothing from
- * throughput: its pause falls where nobody waits, and a request that comes during it waits that
- * long at most.
+ * gives it back (bench:api). It never starts while work is in flight: its pause falls where nobody
+ * waits, and a request that comes during it waits that long at most. The load after it takes the
+ * memory back (page faults, V8's young generation regrowing), which is why the services wait for
+ * seconds of quiet, not for the first gap between bursts (bench:bulk).
  */
 export class IdleCollector {
   private inFlight = 0;
