@@ -8,6 +8,7 @@ import type { JobsDatabase } from '../../../services/jobs/src/db/database.js';
 import { claimTasks, insertTask } from '../../../services/jobs/src/tasks/task-repository.js';
 import { TaskRunner, type TaskHandler, type TaskRunnerOptions } from '../../../services/jobs/src/tasks/task-runner.js';
 import { eventually } from '../../helpers/http-client.js';
+import { recordedWork } from '../../helpers/recorded-work.js';
 import { prepareTestDatabase, TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
 // In-process: runners on the file's own database, with handlers of the test's own.
@@ -120,12 +121,7 @@ t.test('periodic work runs once per period across runners, and never twice at on
 
 t.test('each run of a task is work for the idle collection from its start to its end; periodic runs are not', async (t) => {
   const events: string[] = [];
-  const work = {
-    begin: () => {
-      events.push('begin');
-      return () => events.push('end');
-    },
-  };
+  const work = recordedWork(events);
   let finish: () => void = () => undefined;
   const started = new Promise<void>((resolve) => {
     const slow: TaskHandler = {

@@ -10,6 +10,7 @@ import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runti
 import { loadMallocTrim } from '@comps/shared/runtime/malloc-trim';
 import { buildNative } from '../../../shared/native/build.mjs';
 import { eventually } from '../../helpers/http-client.js';
+import { recordedWork } from '../../helpers/recorded-work.js';
 
 const requireFrom = createRequire(import.meta.url);
 
@@ -120,12 +121,7 @@ t.test('a closed collector cancels its wait and schedules nothing more', async (
 
 t.test('an HTTP request is work until its response closes, a streamed one included', async (t) => {
   const events: string[] = [];
-  const collector = {
-    begin: () => {
-      events.push('begin');
-      return () => events.push('end');
-    },
-  };
+  const collector = recordedWork(events);
   let finishStream: () => void = () => undefined;
   const server = createServer(
     countedAsWork((request, response) => {
