@@ -1,3 +1,2 @@
 // Types of shared/native/build.mjs (plain JavaScript so that it runs before anything is built), for its test.
-export declare const MALLOC_TRIM_ADDON: string;
 export declare function buildNative(options?: { compiler?: string; headers?: string }): { ok: boolean; missingTool?: boolean; line: string };

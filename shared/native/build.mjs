@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SOURCE = path.join(HERE, 'malloc-trim.c');
-export const MALLOC_TRIM_ADDON = path.join(HERE, 'build', 'malloc-trim.node');
+const MALLOC_TRIM_ADDON = path.join(HERE, 'build', 'malloc-trim.node');
 
 function mtimeOf(file) {
   return existsSync(file) ? statSync(file).mtimeMs : undefined;
