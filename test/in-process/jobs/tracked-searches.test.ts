@@ -72,7 +72,8 @@ async function runWith<T>(market: Market, done: () => Promise<T | undefined>): P
   const runner = new TaskRunner({ db, logger, now: () => new Date(), random: () => 0 }, { concurrency: 4, leaseMs: 2000, pollMs: 30, retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 100, jitter: 0 } }).handle(handler).handle(archiveDeletionHandler(db));
   await runner.start();
   try {
-    return { ...(await eventually('the runs end', done)), requests };
+    // A bound, not a speed: the runs take about 300 ms, and 5 s ran out once in CI with the machine at load 9.
+    return { ...(await eventually('the runs end', done, { timeoutMs: 30_000 })), requests };
   } finally {
     await runner.stop(500);
   }
