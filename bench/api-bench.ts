@@ -5,7 +5,7 @@ import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { ManagedProcess } from '@comps/scripts/stack/managed-process';
 import { SAMPLE_QUERY } from '../test/helpers/listing-query.js';
-import { cpuMs, log, memoryBreakdown, rssMb, runBench, serverPid, segmentsSent, startBenchStack, verdict } from './bench-stack.js';
+import { log, memoryBreakdown, rssMb, runBench, segmentsSent, stackProcessesOf, startBenchStack, startCpuCount, verdict, type MeasuredProcess } from './bench-stack.js';
 import { runLoad, type LoadResult } from './load.js';
 
 /**
@@ -29,12 +29,12 @@ const ms = (value: number) => value.toFixed(2).padStart(8);
 /** A process's messages to a server (see segmentsSent), named for the report. */
 type Link = [name: string, pid: number | undefined, port: number];
 
-async function measure(url: string, concurrency: number, headers: Record<string, string>, processes: Array<[string, number | undefined]>, links: Link[] = []) {
-  const before = processes.map(([, pid]) => cpuMs(pid));
+async function measure(url: string, concurrency: number, headers: Record<string, string>, processes: MeasuredProcess[], links: Link[] = []) {
+  const cpuSince = startCpuCount(processes);
   const sentBefore = links.map(([, pid, port]) => segmentsSent(pid, port));
   const result = await runLoad(url, { concurrency, seconds: SECONDS, headers });
   const perRequest = (value: number) => value / Math.max(1, result.requests);
-  const cpu = processes.map(([name, pid], index) => [name, perRequest(cpuMs(pid) - before[index]!)] as const);
+  const cpu = cpuSince().map(([name, value]) => [name, perRequest(value)] as const);
   const trips = links.map(([name, pid, port], index) => [name, perRequest(segmentsSent(pid, port) - sentBefore[index]!)] as const);
   return { result, cpu, trips };
 }
@@ -87,12 +87,11 @@ async function main(): Promise<void> {
     const floorUrl = `http://127.0.0.1:${publicPort}/v1/scrape`;
     await runLoad(floorUrl, { concurrency: 4, seconds: 2 });
 
-    const shared: Array<[string, number | undefined]> = [['mariadb', serverPid('mariadbd')], ['redis', serverPid('redis-server')]];
-    const stackProcesses: Array<[string, number | undefined]> = [...Object.entries(stack.processes).map(([name, child]) => [name, child.pid] as [string, number | undefined]), ...shared];
+    const stackProcesses = stackProcessesOf(stack);
     const apiPid = stack.processes.api.pid;
     const redisPort = Number(new URL(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379').port || 6379);
     const links: Link[] = [['api→redis', apiPid, redisPort], ['api→accounts', apiPid, stack.ports.accountsInternal]];
-    const floorProcesses: Array<[string, number | undefined]> = [['floor', floor.pid], ['caddy', floorCaddy.pid], ['market-sim', stack.processes['market-sim'].pid]];
+    const floorProcesses: MeasuredProcess[] = [['floor', floor.pid], ['caddy', floorCaddy.pid], ['market-sim', stack.processes['market-sim'].pid]];
 
     log(`\nCharged search of ${items} items through Caddy; simulator page ${(pageBytes / 1024).toFixed(0)} KB at zero latency; ${SECONDS} s per level`);
     log('callers |   stack req/s      p50      p99 |   floor req/s      p50      p99 | stack/floor | failures');

@@ -75,12 +75,12 @@ function withTrialEnv(serviceEnv: NonNullable<StackOptions['serviceEnv']>): Stac
 }
 
 /**
- * `BENCH_NODE_FLAGS` (separated by spaces) are given to the api and jobs processes, to measure V8 settings
+ * `BENCH_NODE_FLAGS` (separated by spaces) are given to the api, jobs and accounts processes, to measure V8 settings
  * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses).
  */
 function trialFlags(): Pick<StackOptions, 'nodeFlags'> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return flags.length > 0 ? { nodeFlags: { api: flags, jobs: flags } } : {};
+  return flags.length > 0 ? { nodeFlags: { api: flags, jobs: flags, accounts: flags } } : {};
 }
 
 /** A benchmark's own database, dropped and migrated anew: every run starts from the same state. */
@@ -100,11 +100,14 @@ export function median(values: number[]): number {
 
 export const log = (line = '') => process.stdout.write(`${line}\n`);
 
-/** CPU time (user + system) of a process so far, in ms, from /proc. */
-export function cpuMs(pid: number | undefined): number {
+/**
+ * CPU time (user + system) of a process so far, in ms, from /proc; with `mainThreadOnly`, of its
+ * main thread alone (a Node process's JavaScript, without V8's and libuv's helper threads).
+ */
+export function cpuMs(pid: number | undefined, { mainThreadOnly = false } = {}): number {
   if (!pid) return 0;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
@@ -118,6 +121,24 @@ export function serverPid(name: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A process measured by a benchmark: its name in the report, and its pid (undefined: not running). */
+export type MeasuredProcess = [name: string, pid: number | undefined];
+
+/** The processes that do the stack's work: its own, and the machine's MariaDB and Redis. */
+export function stackProcessesOf(stack: Stack): MeasuredProcess[] {
+  return [
+    ...Object.entries(stack.processes).map(([name, child]): MeasuredProcess => [name, child.pid]),
+    ['mariadb', serverPid('mariadbd')],
+    ['redis', serverPid('redis-server')],
+  ];
+}
+
+/** Starts counting the CPU of `processes`; the function returned gives each one's milliseconds since. */
+export function startCpuCount(processes: MeasuredProcess[]): () => Array<readonly [string, number]> {
+  const before = processes.map(([, pid]) => cpuMs(pid));
+  return () => processes.map(([name, pid], index) => [name, cpuMs(pid) - before[index]!] as const);
 }
 
 /** Resident memory of a process, in MB, from /proc. */

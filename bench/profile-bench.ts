@@ -4,7 +4,7 @@ import { WebSocket } from 'undici';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { SAMPLE_QUERY } from '../test/helpers/listing-query.js';
-import { cpuMs, log, runBench, serverPid, startBenchStack } from './bench-stack.js';
+import { log, runBench, stackProcessesOf, startBenchStack, startCpuCount } from './bench-stack.js';
 import { selfTimeByPart, type CpuProfile } from './cpu-profile.js';
 import { runLoad } from './load.js';
 
@@ -60,18 +60,9 @@ async function profileLevel(concurrency: number): Promise<string[]> {
       await session.send('Profiler.setSamplingInterval', { interval: 200 });
       await session.send('Profiler.start');
     }
-    const processes: Array<[string, number | undefined]> = [
-      ['api', stack.processes.api.pid],
-      ['accounts', stack.processes.accounts.pid],
-      ['caddy', stack.processes.caddy.pid],
-      ['market-sim', stack.processes['market-sim'].pid],
-      ['jobs', stack.processes.jobs.pid],
-      ['redis', serverPid('redis-server')],
-      ['mariadb', serverPid('mariadbd')],
-    ];
-    const before = processes.map(([, pid]) => cpuMs(pid));
+    const cpuSince = startCpuCount(stackProcessesOf(stack));
     const load = await runLoad(url, { concurrency, seconds: SECONDS, headers });
-    const cpu = processes.map(([name, pid], index) => [name, (cpuMs(pid) - before[index]!) / Math.max(1, load.requests)] as const);
+    const cpu = cpuSince().map(([name, value]) => [name, value / Math.max(1, load.requests)] as const);
     const profiles = {
       api: (await profiled.api.send<{ profile: CpuProfile }>('Profiler.stop')).profile,
       accounts: (await profiled.accounts.send<{ profile: CpuProfile }>('Profiler.stop')).profile,
