@@ -124,6 +124,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       internalToken,
       layoutWatch: new LayoutWatch(logger),
       memory: () => process.memoryUsage(),
+      idleCollections: () => null,
     }),
   );
 

@@ -44,7 +44,7 @@ export interface Stack {
   env: Record<string, string>;
   processes: Record<ServiceName | 'caddy', ManagedProcess>;
   /** Starts one more api process on its own ports, sharing everything else (for multi-instance tests). */
-  startExtraApi(env?: Record<string, string>): Promise<{ url: string; process: ManagedProcess }>;
+  startExtraApi(env?: Record<string, string>): Promise<{ url: string; internalUrl: string; process: ManagedProcess }>;
   /** Starts one more jobs process (another worker on the same database and Redis). */
   startExtraJobs(env?: Record<string, string>): Promise<{ url: string; process: ManagedProcess }>;
   /** Stops everything in order within `budgetMs` (what is left at the end is killed). */
@@ -218,7 +218,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
       const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'));
       await extra.start();
       extras.push(extra);
-      return { url: local(apiPort), process: extra };
+      return { url: local(apiPort), internalUrl: local(internalPort), process: extra };
     },
     async startExtraJobs(env = {}) {
       const internalPort = await freePort();

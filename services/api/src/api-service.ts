@@ -10,6 +10,8 @@ import { createMetering } from '@comps/shared/metering/create-metering';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import type { AllowedMethods } from '@comps/shared/runtime/client-error';
+import { idleCollection } from '@comps/shared/runtime/idle-collection';
+import type { IdleCollector } from '@comps/shared/runtime/idle-collector';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
 import { KeyDirectory } from './auth/key-directory.js';
@@ -33,8 +35,10 @@ export interface ApiService {
   app: Koa;
   /** The methods each path is served with (for what Node answers before the app). */
   allowedMethods: AllowedMethods;
-  /** Health checks on the internal port. */
+  /** Health checks and metrics on the internal port. */
   internalApp: Koa;
+  /** The idle collection (`API_IDLE_GC_MS`): the public server counts its requests as its work; null when off. */
+  idleCollector: IdleCollector | null;
   /** Whether the first load of the API keys is done (readiness). */
   keysLoaded(): boolean;
   /** Requests still running are abandoned with a 503 (charged nothing). */
@@ -64,6 +68,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   // The subscriber needs a connection of its own (one in subscriber mode answers nothing else).
   const subscriber = createRedisClient({ url: shared.redisUrl }, logger);
   const subscriberConnected = connectInBackground(subscriber, logger);
+  const idleCollector = idleCollection(config.idleGcMs, logger);
   const directory = new KeyDirectory({ accounts, redis, subscriber, redisKeyPrefix: prefix, logger });
   directory.start();
 
@@ -93,7 +98,8 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   return {
     app,
     allowedMethods,
-    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage() }),
+    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage(), idleCollections: () => idleCollector?.totals() ?? null }),
+    idleCollector,
     keysLoaded: () => directory.loaded,
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
     async close() {

@@ -1,6 +1,5 @@
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { listen } from '@comps/shared/runtime/http-server';
-import { idleCollection } from '@comps/shared/runtime/idle-collection';
 import { countedAsWork } from '@comps/shared/runtime/idle-collector';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { createApiService } from './api-service.js';
@@ -17,7 +16,7 @@ async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const logger = createLogger('api', config.logLevel);
   const service = createApiService(config, logger);
-  const collector = idleCollection(config.idleGcMs, logger);
+  const collector = service.idleCollector;
   const handler = service.app.callback();
   const publicServer = await listen(collector ? countedAsWork(handler, collector) : handler, config.port, config.bindHost, service.allowedMethods);
   const internal = await listen(service.internalApp.callback(), config.internalPort, config.bindHost);

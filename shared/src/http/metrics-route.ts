@@ -1,16 +1,18 @@
 import { Router } from '@koa/router';
 import type { LayoutWatch } from '../market/layout-watch.js';
-import { processMemoryMetrics, type MemoryFigures } from './process-metrics.js';
+import type { IdleCollectionTotals } from '../runtime/idle-collector.js';
+import { idleCollectionMetrics, processMemoryMetrics, type MemoryFigures } from './process-metrics.js';
 
 /**
- * `GET /metrics` on an internal port (Caddy never routes there): the service's counters and its memory, in
- * Prometheus' text format. `memory` reads the process's figures (process.memoryUsage in the services).
+ * `GET /metrics` on an internal port (Caddy never routes there): the service's counters, its memory and its
+ * idle collections, in Prometheus' text format. `memory` reads the process's figures (process.memoryUsage in
+ * the services); `idleCollections` what its idle collector did (null: it makes none).
  */
-export function metricsRoute(layoutWatch: LayoutWatch, memory: () => MemoryFigures): Router {
+export function metricsRoute(layoutWatch: LayoutWatch, memory: () => MemoryFigures, idleCollections: () => IdleCollectionTotals | null): Router {
   const router = new Router();
   router.get('/metrics', (ctx) => {
     ctx.type = 'text/plain; version=0.0.4; charset=utf-8';
-    ctx.body = layoutWatch.metrics() + processMemoryMetrics(memory());
+    ctx.body = layoutWatch.metrics() + processMemoryMetrics(memory()) + idleCollectionMetrics(idleCollections());
   });
   return router;
 }

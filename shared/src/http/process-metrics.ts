@@ -1,3 +1,5 @@
+import type { IdleCollectionTotals } from '../runtime/idle-collector.js';
+
 /** What `process.memoryUsage()` gives, the part these gauges report. */
 export type MemoryFigures = Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external' | 'arrayBuffers'>;
 
@@ -16,4 +18,16 @@ const GAUGES: ReadonlyArray<[name: string, help: string, field: keyof MemoryFigu
  */
 export function processMemoryMetrics(figures: MemoryFigures): string {
   return GAUGES.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${figures[field]}\n`).join('');
+}
+
+const IDLE_COUNTERS: ReadonlyArray<[name: string, help: string, field: keyof IdleCollectionTotals]> = [
+  ['comps_idle_collections_total', 'Garbage collections made once the process had been idle (API_IDLE_GC_MS, JOBS_IDLE_GC_MS).', 'collections'],
+  ['comps_idle_collection_freed_bytes_total', 'Resident memory the idle collections gave back, in bytes.', 'freedBytes'],
+  ['comps_idle_collection_pause_seconds_total', 'Time the idle collections paused the process, in seconds.', 'pauseSeconds'],
+];
+
+/** The idle collections as counters (none when the process does not make them), so that an operator sees what they give back and cost. */
+export function idleCollectionMetrics(totals: IdleCollectionTotals | null): string {
+  if (!totals) return '';
+  return IDLE_COUNTERS.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${totals[field]}\n`).join('');
 }

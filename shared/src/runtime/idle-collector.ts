@@ -19,6 +19,14 @@ export interface IdleCollectorOptions {
   now: () => number;
 }
 
+/** The idle collections a process made since it started: how many, what they gave back, and their pauses. */
+export interface IdleCollectionTotals {
+  collections: number;
+  /** Resident memory given back, summed over the collections (one that gave nothing back counts 0). */
+  freedBytes: number;
+  pauseSeconds: number;
+}
+
 /**
  * A garbage collection once the process has been idle for a while after work that grew it.
  *
@@ -37,8 +45,14 @@ export class IdleCollector {
   /** Resident memory after the last collection; null before the first. */
   private baselineBytes: number | null = null;
   private closed = false;
+  private readonly tally: IdleCollectionTotals = { collections: 0, freedBytes: 0, pauseSeconds: 0 };
 
   constructor(private readonly options: IdleCollectorOptions) {}
+
+  /** What the collections so far did (for /metrics). */
+  totals(): IdleCollectionTotals {
+    return { ...this.tally };
+  }
 
   /** Work starts; the returned function ends it (once, however often it is called). */
   begin(): () => void {
@@ -72,6 +86,9 @@ export class IdleCollector {
     const pauseMs = this.options.now() - started;
     const afterBytes = this.options.residentBytes();
     this.baselineBytes = afterBytes;
+    this.tally.collections += 1;
+    this.tally.freedBytes += Math.max(0, beforeBytes - afterBytes);
+    this.tally.pauseSeconds += pauseMs / 1000;
     this.options.onCollected({ beforeBytes, afterBytes, pauseMs });
   }
 }

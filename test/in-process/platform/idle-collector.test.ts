@@ -106,6 +106,23 @@ t.test('after the first collection, another comes only once the process has grow
   t.equal(state.collections, 2, 'grown by the minimum: collected');
 });
 
+t.test('its totals count each collection, what it gave back (a collection that gave none back counts 0) and its pause', async (t) => {
+  const { collector, state, timers } = collectorWith({ minGrowthBytes: 16 * MB });
+  t.same(collector.totals(), { collections: 0, freedBytes: 0, pauseSeconds: 0 }, 'none before the first');
+  collector.begin()();
+  timers.runAll();
+  t.same(collector.totals(), { collections: 1, freedBytes: 60 * MB, pauseSeconds: 0.03 });
+  // Grown by the minimum, but the collection finds nothing to give back: the resident size grows meanwhile.
+  state.resident = 160 * MB;
+  state.afterCollection = 170 * MB;
+  collector.begin()();
+  timers.runAll();
+  t.same(collector.totals(), { collections: 2, freedBytes: 60 * MB, pauseSeconds: 0.06 });
+  const totals = collector.totals();
+  totals.collections = 99;
+  t.equal(collector.totals().collections, 2, 'a copy: the caller cannot change the counts');
+});
+
 t.test('a closed collector cancels its wait and schedules nothing more', async (t) => {
   const { collector, state, timers } = collectorWith();
   const end = collector.begin();

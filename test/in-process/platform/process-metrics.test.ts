@@ -1,7 +1,7 @@
 import t from 'tap';
 import Koa from 'koa';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
-import { processMemoryMetrics } from '@comps/shared/http/process-metrics';
+import { idleCollectionMetrics, processMemoryMetrics } from '@comps/shared/http/process-metrics';
 import { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { listen } from '@comps/shared/runtime/http-server';
@@ -34,16 +34,42 @@ t.test('each figure as a gauge with its help and type, in bytes', async (t) => {
   );
 });
 
-t.test('GET /metrics: the layout counters, then the memory read at the time of the request', async (t) => {
+t.test('the idle collections as counters; none from a process that makes none', async (t) => {
+  t.equal(
+    idleCollectionMetrics({ collections: 3, freedBytes: 251_658_240, pauseSeconds: 0.147 }),
+    [
+      '# HELP comps_idle_collections_total Garbage collections made once the process had been idle (API_IDLE_GC_MS, JOBS_IDLE_GC_MS).',
+      '# TYPE comps_idle_collections_total counter',
+      'comps_idle_collections_total 3',
+      '# HELP comps_idle_collection_freed_bytes_total Resident memory the idle collections gave back, in bytes.',
+      '# TYPE comps_idle_collection_freed_bytes_total counter',
+      'comps_idle_collection_freed_bytes_total 251658240',
+      '# HELP comps_idle_collection_pause_seconds_total Time the idle collections paused the process, in seconds.',
+      '# TYPE comps_idle_collection_pause_seconds_total counter',
+      'comps_idle_collection_pause_seconds_total 0.147',
+      '',
+    ].join('\n'),
+  );
+  t.equal(idleCollectionMetrics(null), '');
+});
+
+t.test('GET /metrics: the layout counters, then the memory and the idle collections read at the time of the request', async (t) => {
   const logger = createLogger('test', 'silent');
   const layoutWatch = new LayoutWatch(logger);
   layoutWatch.record('market.de', 'x-card');
   let reads = 0;
+  let collections = 0;
   const app = new Koa();
-  app.use(metricsRoute(layoutWatch, () => ((reads += 1), { ...FIGURES, rss: FIGURES.rss + reads })).routes());
+  app.use(
+    metricsRoute(
+      layoutWatch,
+      () => ((reads += 1), { ...FIGURES, rss: FIGURES.rss + reads }),
+      () => ((collections += 1), { collections, freedBytes: 1024, pauseSeconds: 0.05 }),
+    ).routes(),
+  );
   const server = await listen(app.callback(), 0, '127.0.0.1');
   t.teardown(() => server.close(100));
-  for (const expected of [157_286_401, 157_286_402]) {
+  for (const [index, expected] of [157_286_401, 157_286_402].entries()) {
     const answer = await fetch(`http://127.0.0.1:${server.port}/metrics`);
     t.equal(answer.status, 200);
     t.equal(answer.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
@@ -51,5 +77,16 @@ t.test('GET /metrics: the layout counters, then the memory read at the time of t
     t.match(text, /^comps_layout_unrecognized_total\{site="market\.de"\} 1$/m);
     t.match(text, new RegExp(`^process_resident_memory_bytes ${expected}$`, 'm'), 'read anew for each request');
     t.match(text, /^nodejs_array_buffers_bytes 10485760$/m);
+    t.match(text, new RegExp(`^comps_idle_collections_total ${index + 1}$`, 'm'));
   }
+});
+
+t.test('GET /metrics of a process that makes no idle collections names none', async (t) => {
+  const app = new Koa();
+  app.use(metricsRoute(new LayoutWatch(createLogger('test', 'silent')), () => FIGURES, () => null).routes());
+  const server = await listen(app.callback(), 0, '127.0.0.1');
+  t.teardown(() => server.close(100));
+  const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+  t.match(text, /^process_resident_memory_bytes 157286400$/m);
+  t.notMatch(text, /comps_idle_collection/);
 });

@@ -5,7 +5,7 @@ import { createAccountsClient } from '@comps/shared/internal/accounts/accounts-c
 import { AppError } from '@comps/shared/errors/app-error';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
-import { request } from '../../helpers/http-client.js';
+import { eventually, request } from '../../helpers/http-client.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 
 const stack = await startTestStack(t);
@@ -41,6 +41,21 @@ t.test('every service answers /healthz and /readyz on its internal port', async 
     t.equal(ready.status, 200, `${service} /readyz`);
     t.equal(ready.body.status, 'ready');
   }
+});
+
+t.test("an api's /metrics counts its idle collections: none before its first request, one once it was idle after it", async (t) => {
+  const api = await stack.startExtraApi({ API_IDLE_GC_MS: '200' });
+  const metrics = async () => (await fetch(`${api.internalUrl}/metrics`)).text();
+  const collections = async () => Number(/^comps_idle_collections_total (\d+)$/m.exec(await metrics())?.[1]);
+  t.equal(await collections(), 0, 'no work yet, so no idle moment');
+  t.equal((await request(api.url, '/v1/capabilities')).status, 200);
+  await eventually('the idle collection', async () => ((await collections()) === 1 ? true : undefined));
+  // Nothing more is in flight: no other collection follows.
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const text = await metrics();
+  t.match(text, /^comps_idle_collections_total 1$/m);
+  t.match(text, /^comps_idle_collection_freed_bytes_total \d+$/m, 'what it gave back, in whole bytes');
+  t.ok(Number(/^comps_idle_collection_pause_seconds_total (\S+)$/m.exec(text)?.[1]) > 0, 'its pause');
 });
 
 t.test('/dashboard and /auth/* go to accounts, everything else to the api', async (t) => {

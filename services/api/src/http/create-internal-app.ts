@@ -5,13 +5,21 @@ import type { MemoryFigures } from '@comps/shared/http/process-metrics';
 import type { LayoutWatch } from '@comps/shared/market/layout-watch';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
+import type { IdleCollectionTotals } from '@comps/shared/runtime/idle-collector';
 import type { KeyDirectory } from '../auth/key-directory.js';
 
 /**
  * The internal port: health checks and metrics; Caddy never routes here. Accounts is asked through the
  * same client the requests use; the api is ready once it knows which keys exist.
  */
-export function createInternalApp(deps: { redis: RedisClient; accounts: AccountsClient; directory: Pick<KeyDirectory, 'loaded'>; layoutWatch: LayoutWatch; memory: () => MemoryFigures }): Koa {
+export function createInternalApp(deps: {
+  redis: RedisClient;
+  accounts: AccountsClient;
+  directory: Pick<KeyDirectory, 'loaded'>;
+  layoutWatch: LayoutWatch;
+  memory: () => MemoryFigures;
+  idleCollections: () => IdleCollectionTotals | null;
+}): Koa {
   const app = new Koa();
   app.silent = true;
   const health = healthRoutes({
@@ -26,6 +34,6 @@ export function createInternalApp(deps: { redis: RedisClient; accounts: Accounts
     },
   });
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch, deps.memory).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections).routes());
   return app;
 }

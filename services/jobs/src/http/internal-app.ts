@@ -26,9 +26,21 @@ import { salesCsvChunks } from '../tracked/sales-csv-stream.js';
 import { getTrackedSearch, type TrackedSearchDeps } from '../tracked/tracked-search-service.js';
 import type { DeliveryServiceDeps } from '../webhooks/delivery-service.js';
 import { pingDatabase } from '@comps/shared/db/ping';
+import type { IdleCollectionTotals } from '@comps/shared/runtime/idle-collector';
 
 /** The jobs service's only port, internal: health, metrics, tRPC and the CSV stream, for the api and accounts; Caddy never routes here. */
-export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: TrackedSearchDeps; deliveries: DeliveryServiceDeps; explore: ExploreDeps; redis: RedisClient; logger: Logger; internalToken: string; layoutWatch: LayoutWatch; memory: () => MemoryFigures }): Koa {
+export function createInternalApp(deps: {
+  jobs: JobServiceDeps;
+  tracked: TrackedSearchDeps;
+  deliveries: DeliveryServiceDeps;
+  explore: ExploreDeps;
+  redis: RedisClient;
+  logger: Logger;
+  internalToken: string;
+  layoutWatch: LayoutWatch;
+  memory: () => MemoryFigures;
+  idleCollections: () => IdleCollectionTotals | null;
+}): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
   app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'connection error'));
@@ -59,7 +71,7 @@ export function createInternalApp(deps: { jobs: JobServiceDeps; tracked: Tracked
   app.use(assignRequestId());
   app.use(handleErrors(deps.logger));
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch, deps.memory).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
   app.use(mountTrpc(jobsRouter, ({ res }) => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, explore: deps.explore, handover: handoverOf(res), logger: deps.logger })));
