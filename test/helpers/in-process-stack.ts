@@ -147,6 +147,8 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
         UPSTREAM_CALLS_PER_SECOND: '1000',
         UPSTREAM_MAX_IN_FLIGHT: '200',
         LOG_LEVEL: 'silent',
+        // No idle collection in the test process: its requests are not counted as work here anyway.
+        API_IDLE_GC_MS: '0',
         ...options.env,
       });
       const service = createApiService(config, logger, { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });

@@ -103,6 +103,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
     keysLoaded: () => directory.loaded,
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),
     async close() {
+      idleCollector?.close();
       await directory.close();
       await closeRedis(subscriber, subscriberConnected);
       await metering.close();

@@ -108,12 +108,24 @@ export function timerSchedule(): Schedule {
 }
 
 /**
+ * Paths an operator's tools ask for on a schedule (health checks every few seconds, metrics
+ * scrapes): counted as work, they would keep the process from ever being idle for the wait.
+ */
+const OPERATIONS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
  * `handler`, with each request counted as `collector`'s work until its response closes (finished, or
  * its connection gone; a streamed body included), or its connection closes: a pipelined request's
- * response that never got the connection emits no close of its own.
+ * response that never got the connection emits no close of its own. Health checks and metrics
+ * scrapes are not work.
  */
 export function countedAsWork(handler: RequestListener, collector: Pick<IdleCollector, 'begin'>): RequestListener {
   return (request, response) => {
+    const path = request.url?.split('?', 1)[0] ?? '';
+    if (OPERATIONS_PATHS.has(path)) {
+      handler(request, response);
+      return;
+    }
     const endWork = collector.begin();
     const { socket } = request;
     let ended = false;

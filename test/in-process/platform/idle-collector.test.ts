@@ -171,6 +171,22 @@ t.test('an HTTP request is work until its response closes, a streamed one includ
   t.same(events, ['begin', 'end'], 'ended once, when its response closed');
 });
 
+t.test('health checks and metrics scrapes are not work (a check every few seconds would keep the process from ever being idle)', async (t) => {
+  const events: string[] = [];
+  const server = createServer(countedAsWork((request, response) => response.end(request.url), recordedWork(events)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  for (const path of ['/healthz', '/readyz', '/metrics', '/readyz?verbose=1']) {
+    t.equal(await (await fetch(`http://127.0.0.1:${port}${path}`)).text(), path, `${path} is answered`);
+  }
+  t.same(events, [], 'none of them counted');
+  await (await fetch(`http://127.0.0.1:${port}/metricsx`)).text();
+  await (await fetch(`http://127.0.0.1:${port}/trpc/jobs.get`)).text();
+  await eventually('both ended', async () => (events.length === 4 ? true : undefined));
+  t.same(events, ['begin', 'end', 'begin', 'end'], 'any other path is work');
+});
+
 t.test('requests on a kept-alive connection leave no listener on it', async (t) => {
   let ended = 0;
   const listeners: number[] = [];
