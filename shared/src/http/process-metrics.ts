@@ -3,7 +3,15 @@ import type { IdleCollectionTotals } from '../runtime/idle-collector.js';
 /** What `process.memoryUsage()` gives, the part these gauges report. */
 export type MemoryFigures = Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external' | 'arrayBuffers'>;
 
-const GAUGES: ReadonlyArray<[name: string, help: string, field: keyof MemoryFigures]> = [
+/** One metric of a set of figures: its name, its help line, and the figure it reports. */
+type MetricOf<Figures> = [name: string, help: string, field: keyof Figures];
+
+/** `figures` in Prometheus' text format, each metric with its help and type lines. */
+function metricLines<Figures extends { [Field in keyof Figures]: number }>(type: 'gauge' | 'counter', metrics: ReadonlyArray<MetricOf<Figures>>, figures: Figures): string {
+  return metrics.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${figures[field]}\n`).join('');
+}
+
+const GAUGES: ReadonlyArray<MetricOf<MemoryFigures>> = [
   ['process_resident_memory_bytes', 'Resident memory of the process, in bytes.', 'rss'],
   ['nodejs_heap_size_total_bytes', 'Size of the V8 heap, in bytes.', 'heapTotal'],
   ['nodejs_heap_size_used_bytes', 'Bytes of the V8 heap in use.', 'heapUsed'],
@@ -17,10 +25,10 @@ const GAUGES: ReadonlyArray<[name: string, help: string, field: keyof MemoryFigu
  * without a profiler.
  */
 export function processMemoryMetrics(figures: MemoryFigures): string {
-  return GAUGES.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${figures[field]}\n`).join('');
+  return metricLines('gauge', GAUGES, figures);
 }
 
-const IDLE_COUNTERS: ReadonlyArray<[name: string, help: string, field: keyof IdleCollectionTotals]> = [
+const IDLE_COUNTERS: ReadonlyArray<MetricOf<IdleCollectionTotals>> = [
   ['comps_idle_collections_total', 'Garbage collections made once the process had been idle (API_IDLE_GC_MS, JOBS_IDLE_GC_MS).', 'collections'],
   ['comps_idle_collection_freed_bytes_total', 'Resident memory the idle collections gave back, in bytes.', 'freedBytes'],
   ['comps_idle_collection_pause_seconds_total', 'Time the idle collections paused the process, in seconds.', 'pauseSeconds'],
@@ -28,6 +36,5 @@ const IDLE_COUNTERS: ReadonlyArray<[name: string, help: string, field: keyof Idl
 
 /** The idle collections as counters (none when the process does not make them), so that an operator sees what they give back and cost. */
 export function idleCollectionMetrics(totals: IdleCollectionTotals | null): string {
-  if (!totals) return '';
-  return IDLE_COUNTERS.map(([name, help, field]) => `# HELP ${name} ${help}\n# TYPE ${name} counter\n${name} ${totals[field]}\n`).join('');
+  return totals ? metricLines('counter', IDLE_COUNTERS, totals) : '';
 }
