@@ -2,7 +2,11 @@ import t from 'tap';
 import { parseDocument } from 'htmlparser2';
 import { parseHtml } from '@comps/shared/market/parse/dom';
 import { KeptAttributes, parseElementAt, parseSkimmed } from '@comps/shared/market/parse/skimmed-tree';
+import { PageLandmarks } from '@comps/shared/market/parse/landmarks';
+import { PageText } from '@comps/shared/market/parse/page-text';
+import { scanResults, type ScannedEntry } from '@comps/shared/market/parse/results-scan';
 import { parseSearchDocument, parseSearchPage } from '@comps/shared/market/parse/search-page';
+import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
 import { shape } from '../helpers/tree-shape.js';
 
 const KEEP = new Set(['class', 'href', 'src', 'title', 'data-x']);
@@ -52,6 +56,8 @@ t.test('pages whose rows do not add up are read as a tree, with the same answer'
     ['well formed', resultsPage(card('111111111111') + card('222222222222') + card('333333333333'))],
     ['a row without its end tag', resultsPage(card('111111111111').replace('</li>', '') + card('222222222222'))],
     ['a part that never closes', resultsPage(card('111111111111', '<div class="s-card__subtitle"><span>Used') + card('222222222222'))],
+    // Found after two rows were read: what was read of them is dropped, not read twice.
+    ['a later row that never closes', resultsPage(card('111111111111') + card('222222222222') + card('333333333333').replace('</li>', ''))],
     ['a list that never closes', resultsPage(card('111111111111')).replace('</ul>', '')],
     ['a row commented out', resultsPage(`<!-- ${card('999999999999')} -->${card('111111111111')}`)],
     ['markup quoted in a script', resultsPage(`<script>var t = '<li class="s-card" data-listingid="888888888888">';</script>${card('111111111111')}`)],
@@ -61,4 +67,47 @@ t.test('pages whose rows do not add up are read as a tree, with the same answer'
     const whole = parseSearchDocument(parseHtml(html), 'market.com');
     t.strictSame(parseSearchPage(html, 'market.com'), whole, name);
   }
+});
+
+/** The results container of a page, and what `scanResults` needs to read it. */
+function scanOf(html: string) {
+  const page = PageText.of(html);
+  const landmarks = new PageLandmarks(page);
+  return { page, landmarks, container: landmarks.findTagByClass('srp-river-results')! };
+}
+
+const SCAN_KEPT = new KeptAttributes(new Set(['class', 'href', 'data-listingid']));
+
+t.test('the scan hands each row and answer over in page order', async (t) => {
+  const { page, landmarks, container } = scanOf(resultsPage(card('111111111111') + card('222222222222') + card('333333333333')));
+  const seen: string[] = [];
+  const scanned = scanResults(page, landmarks, SCAN_KEPT, container, (entry: ScannedEntry) => {
+    seen.push(entry.kind === 'row' ? `row ${entry.element.attribs['data-listingid']}` : `answer ${entry.element.attribs.class}`);
+  });
+  t.strictSame(scanned, { strayLinks: 0 });
+  t.strictSame(seen, ['row 111111111111', 'row 222222222222', 'row 333333333333', 'answer srp-river-answer srp-river-answer--BASIC_PAGINATION_V2']);
+});
+
+t.test('a row handed over is not held by the scan: a page\'s row trees are never all alive at once', async (t) => {
+  // Each row's subtitle decodes to 11 KB of its own (its "&amp;"s): 1,000 rows, 11 MB, if the scan held them.
+  const rows = 1000;
+  const subtitle = `<div class="s-card__subtitle">${'Pre-owned &amp; boxed '.repeat(500)}</div>`;
+  const { page, landmarks, container } = scanOf(resultsPage(Array.from({ length: rows }, (_, index) => card(String(100_000_000_000 + index), subtitle)).join('')));
+  const collect = fullGarbageCollection();
+  let read = 0;
+  let heldAtFirst = 0;
+  let heldAtLast = 0;
+  const scanned = scanResults(page, landmarks, SCAN_KEPT, container, (entry) => {
+    if (entry.kind !== 'row') return;
+    read += 1;
+    if (read === 1 || read === rows) {
+      collect();
+      if (read === 1) heldAtFirst = process.memoryUsage().heapUsed;
+      else heldAtLast = process.memoryUsage().heapUsed;
+    }
+  });
+  t.strictSame(scanned, { strayLinks: 0 });
+  t.equal(read, rows);
+  const grownMb = (heldAtLast - heldAtFirst) / 1024 / 1024;
+  t.ok(grownMb < 2, `the live heap grew by ${grownMb.toFixed(1)} MB from the first row to the last (a scan holding its rows: 11 MB or more)`);
 });

@@ -3,11 +3,11 @@ import type { ListingRow } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
 import { classList, findAll, findFirst, hasAncestor, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow, extractSuCardRow } from './extract-rows.js';
-import { PageLandmarks } from './landmarks.js';
+import { PageLandmarks, type TagLocation } from './landmarks.js';
 import { normalizeRow, type NormalizedRow } from './normalize-row.js';
 import { PageText, type PageSource } from './page-text.js';
 import type { RawRow } from './raw-row.js';
-import { ROW_PARTS, scanResults, type ScannedEntry } from './results-scan.js';
+import { ROW_PARTS, scanResults } from './results-scan.js';
 import { KeptAttributes, parseElementAt, parseSkimmed, type Selection } from './skimmed-tree.js';
 import { extractStructuralRow, itemLinksIn, structuralRowsIn } from './structural-rows.js';
 import { cleanText, foldText } from './text.js';
@@ -191,16 +191,24 @@ function missedByReader(normalized: NormalizedRow, row: Element): boolean {
 }
 
 /**
- * Every row of the sequence, read by its layout's reader. With `structural` (a whole tree), a
- * known row its reader misses is read again by its structure, which is kept when it reads better.
+ * Rows read one at a time, in page order, each by its layout's reader; a divider makes the rows
+ * after it loose matches. With `structural` (a whole tree), a known row its reader misses is read
+ * again by its structure, which is kept when it reads better.
  */
-function readRows(parts: PageParts, site: MarketSite, { structural = false } = {}): RowsRead {
-  const read: RowsRead = { items: [], rowsDropped: 0, readStructurally: new Set(), unread: [], priceless: 0 };
-  let looseMatch = false;
-  for (const entry of parts.sequence) {
+class RowsReader {
+  readonly read: RowsRead = { items: [], rowsDropped: 0, readStructurally: new Set(), unread: [], priceless: 0 };
+  private looseMatch = false;
+
+  constructor(
+    private readonly site: MarketSite,
+    private readonly structural: boolean,
+  ) {}
+
+  add(entry: PageParts['sequence'][number]): void {
+    const { read, site, looseMatch, structural } = this;
     if (entry.kind === 'divider') {
-      looseMatch = true;
-      continue;
+      this.looseMatch = true;
+      return;
     }
     let normalized = normalizeRow(ROW_READERS[entry.layout](entry.element, site), { site, looseMatch });
     let byStructure = entry.layout === 'structural';
@@ -221,7 +229,13 @@ function readRows(parts: PageParts, site: MarketSite, { structural = false } = {
       read.unread.push(entry.element);
     }
   }
-  return read;
+}
+
+/** Every row of the sequence, read (`RowsReader`). */
+function readRows(parts: PageParts, site: MarketSite, { structural = false } = {}): RowsRead {
+  const reader = new RowsReader(site, structural);
+  for (const entry of parts.sequence) reader.add(entry);
+  return reader.read;
 }
 
 /**
@@ -256,17 +270,25 @@ export function parseSearchDocument(document: Document, site: MarketSite): Parse
   return { ...readWholeParts(parts, site, totalResults), totalResults, hasNextPage: parts.hasNextPage, isResultsPage: parts.isResultsPage };
 }
 
-/** The tree reader's sequence from a row-by-row scan: rows, and the answers that are "fewer words" dividers. */
-function partsOf(scanned: ScannedEntry[]): PageParts {
-  const sequence: PageParts['sequence'] = [];
+/**
+ * The rows of the results container, read as the scan finds them (`scanResults`: each row's tree is
+ * dropped once read), the dividers among them heeded; when the scan finds rows that do not add up,
+ * what it read is dropped and the container is read as a tree of what matters instead.
+ */
+function readResults(page: PageText, landmarks: PageLandmarks, container: TagLocation, site: MarketSite): { read: RowsRead; hasNextPage: boolean; strayLinks: number } {
+  const reader = new RowsReader(site, false);
   let hasNextPage = false;
-  for (const entry of scanned) {
-    if (entry.kind === 'row') sequence.push(entry);
+  const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container, (entry) => {
+    if (entry.kind === 'row') reader.add(entry);
     else if (hasClass(entry.element, 'srp-river-answer--REWRITE_START')) {
-      if (isLooseDivider(rawText(entry.element))) sequence.push({ kind: 'divider', element: entry.element });
+      if (isLooseDivider(rawText(entry.element))) reader.add({ kind: 'divider', element: entry.element });
     } else if (findFirst(entry.element, isNextPageLink)) hasNextPage = true;
-  }
-  return { sequence, heading: undefined, hasNextPage, isResultsPage: true };
+  });
+  if (scanned) return { read: reader.read, hasNextPage, strayLinks: scanned.strayLinks };
+  const parts = pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true, selection: RESULTS_SELECTION }));
+  // Links to listings that no known row holds: rows of a layout no reader knows stand among them.
+  const strayLinks = parts.rowScope ? strayLinksIn(parts.rowScope, parts.sequence).length : 0;
+  return { read: readRows(parts, site), hasNextPage: parts.hasNextPage, strayLinks };
 }
 
 /** The attributes the search parser reads; the skimmed trees drop every other. */
@@ -322,21 +344,17 @@ export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSea
     }
     return parseSearchDocument(parseSkimmed(page, SEARCH_ATTRIBUTES), site);
   }
-  const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container);
-  const parts = scanned ? partsOf(scanned.entries) : pageParts(parseSkimmed(page, SEARCH_ATTRIBUTES, { start: container.start, firstElementOnly: true, selection: RESULTS_SELECTION }));
-  // Links to listings that no known row holds: rows of a layout no reader knows stand among them.
-  const strayLinks = scanned ? scanned.strayLinks : parts.rowScope ? strayLinksIn(parts.rowScope, parts.sequence).length : 0;
+  const { read, hasNextPage: answersHaveNextPage, strayLinks } = readResults(page, landmarks, container, site);
   const headingTag = landmarks.findTagByClass('srp-controls__count-heading');
   const heading = headingTag ? elementAt(page, headingTag.start) : undefined;
   // The next-page link anywhere on the page; it is usually in the pagination answer already read.
   const hasNextPage =
-    parts.hasNextPage ||
+    answersHaveNextPage ||
     landmarks.findTagsByClass('pagination__next').some((tag) => {
       const link = elementAt(page, tag.start);
       return link !== undefined && isNextPageLink(link);
     });
   const totalResults = totalResultsOf(heading);
-  const read = readRows(parts, site);
   // Rows a reader missed, stray links, or no row at all (an empty page too): the container is read
   // again whole, rows of an unknown layout by their structure, before the page is judged. A page
   // of known rows read whole, nearly every one, is not parsed twice.
