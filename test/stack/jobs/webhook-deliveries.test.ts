@@ -8,11 +8,12 @@ import { startTestStack } from '../../helpers/test-stack.js';
 import { ALLOWED, deliveriesOf, receiver, register } from '../../helpers/webhook-receiver.js';
 
 // Through Caddy, with a receiver on 127.0.0.1 that the operator's settings allow. One stack for the file: the retry
-// schedule shortened (the contract's waits 5 s, then 5 min: the attempts are what is tested), and a short lease, so
-// that a killed jobs process's deliveries are taken over soon.
+// schedule shortened (the contract's waits 5 s, then 5 min: the attempts are what is tested), a short lease, so
+// that a killed jobs process's deliveries are taken over soon, and room for five attempts at once (four by default:
+// the fifth of five that hang would start only when the first timed out, 15 s later).
 const stack = await startTestStack(t, {
   env: { ...ALLOWED, MARKET_SIM_PAGE_STYLE: 'lean', WEBHOOK_DISPATCH_INTERVAL_MS: '200', WEBHOOK_RETRY_DELAYS_MS: '300,300,300,300,300,300,300' },
-  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500' } },
+  serviceEnv: { jobs: { JOBS_LEASE_MS: '1500', WEBHOOK_ATTEMPTS_IN_FLIGHT: '5' } },
 });
 
 t.test("a job's end arrives signed; 500 twice then 200: the same webhook-id three times; 410 disables; a rotated secret signs twice; a run's end arrives", async (t) => {
