@@ -167,3 +167,16 @@ t.test("a run's page: settled and cleared the same way", async (t) => {
   const row = await db.selectFrom('trackedSearchRunPages').select(['chargePendingSince', 'chargeAllowanceId']).where('runId', '=', runId).executeTakeFirstOrThrow();
   t.strictSame(row, { chargePendingSince: null, chargeAllowanceId: null });
 });
+
+t.test("a job's page keeps the request id of its first attempt however many times it is fetched (a page taken over is charged once)", async (t) => {
+  const { jobId } = await jobWithStoredPages([]);
+  const first = await pageRequestId(db, jobId, 3, 'req_01JAAAAAAAAAAAAAAAAAAAAAAA');
+  const again = await pageRequestId(db, jobId, 3, 'req_01JBBBBBBBBBBBBBBBBBBBBBBB');
+  const other = await pageRequestId(db, jobId, 4, 'req_01JCCCCCCCCCCCCCCCCCCCCCCC');
+  t.equal(first, 'req_01JAAAAAAAAAAAAAAAAAAAAAAA', 'a first attempt stores its own');
+  t.equal(again, first, 'a later attempt gets the first one');
+  t.equal(other, 'req_01JCCCCCCCCCCCCCCCCCCCCCCC', 'each page its own');
+  const stored = await db.selectFrom('jobPages').select(['page', 'requestId']).where('jobId', '=', jobId).orderBy('page').execute();
+  t.strictSame(stored, [{ page: 3, requestId: first }, { page: 4, requestId: other }]);
+  await t.rejects(pageRequestId(db, randomUUID(), 1, newRequestId()), 'a job that does not exist has no page');
+});

@@ -41,13 +41,13 @@ export async function listWorkspaceJobs(db: JobsExecutor, workspaceId: string, n
     .execute();
 }
 
-/** The request id of a page: the one made at its first attempt, or `candidate` for a first attempt. */
+/**
+ * The request id of a page: the one made at its first attempt, or `candidate` for a first attempt
+ * (one statement then: only a page tried before reads its id back).
+ */
 export async function pageRequestId(db: JobsExecutor, jobId: string, page: number, candidate: string): Promise<string> {
-  await db
-    .insertInto('jobPages')
-    .values({ jobId, page, requestId: candidate })
-    .onDuplicateKeyUpdate({ requestId: sql<string>`request_id` })
-    .execute();
+  const inserted = await db.insertInto('jobPages').ignore().values({ jobId, page, requestId: candidate }).executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 1n) return candidate;
   const row = await db.selectFrom('jobPages').select('requestId').where('jobId', '=', jobId).where('page', '=', page).executeTakeFirstOrThrow();
   return row.requestId;
 }

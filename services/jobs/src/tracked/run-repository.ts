@@ -28,9 +28,13 @@ export async function findRunsByIds(db: JobsExecutor, ids: readonly string[]): P
   return db.selectFrom('trackedSearchRuns').selectAll().where('id', 'in', ids).execute();
 }
 
-/** The page's request id: the one stored for it, or `candidate`, stored now (a page resumed elsewhere keeps its id). */
+/**
+ * The page's request id: the one stored for it, or `candidate`, stored now (a page resumed elsewhere
+ * keeps its id; one statement for a first attempt, whose insert says it was new).
+ */
 export async function runPageRequestId(db: JobsExecutor, runId: string, page: number, candidate: string): Promise<string> {
-  await db.insertInto('trackedSearchRunPages').ignore().values({ runId, page, requestId: candidate }).execute();
+  const inserted = await db.insertInto('trackedSearchRunPages').ignore().values({ runId, page, requestId: candidate }).executeTakeFirst();
+  if (inserted.numInsertedOrUpdatedRows === 1n) return candidate;
   const row = await db.selectFrom('trackedSearchRunPages').select('requestId').where('runId', '=', runId).where('page', '=', page).executeTakeFirstOrThrow();
   return row.requestId;
 }
