@@ -15,12 +15,12 @@ export interface SettlementOutboxOptions {
   batchSize?: number;
   /** Entries a consumer has held this long without settling are taken over (their process died). */
   claimIdleMs?: number;
-  /** At most one batch this often: a longer interval makes larger batches (fewer transactions). */
+  /** At most one batch this often, unless the last one was full: a longer interval makes larger batches (fewer transactions). */
   batchIntervalMs?: number;
 }
 
 const GROUP = 'settlers';
-/** An idle set of unsettled charges is dropped after a day; settling empties it within a second. */
+/** An idle set of unsettled charges is dropped after a day; settling empties it within the batch interval (a second) or so. */
 const PENDING_TTL_MS = 86_400_000;
 
 type Entry = { id: string; message: Record<string, string> };
@@ -174,7 +174,8 @@ export class SettlementOutbox {
         const entries = reply?.[0]?.messages ?? [];
         if (backlog && entries.length === 0) backlog = false;
         await this.settle(entries);
-        if (entries.length > 0 && this.options.batchIntervalMs) await abortableSleep(this.options.batchIntervalMs, this.stopping.signal);
+        // A full batch means more are waiting: the next is read at once (the interval caps transactions, not throughput).
+        if (entries.length > 0 && entries.length < this.batchSize && this.options.batchIntervalMs) await abortableSleep(this.options.batchIntervalMs, this.stopping.signal);
       } catch (error) {
         backlog = true;
         if (String(error).includes('NOGROUP')) groupReady = false;

@@ -46,12 +46,12 @@ t.teardown(async () => {
 const readers: Array<ReturnType<typeof createRedisClient>> = [];
 t.teardown(() => readers.forEach((reader) => reader.destroy()));
 
-function meterWith(options: { settle?: boolean; prefix?: string; maxInFlight?: number; callsPerSecond?: number; share?: number; ledger?: QuotaLedger; capacityWaitMs?: number; dataGate?: MeterDeps['dataGate']; clock?: () => number } = {}) {
+function meterWith(options: { settle?: boolean; prefix?: string; maxInFlight?: number; callsPerSecond?: number; share?: number; ledger?: QuotaLedger; capacityWaitMs?: number; dataGate?: MeterDeps['dataGate']; clock?: () => number; batches?: { batchSize: number; batchIntervalMs: number } } = {}) {
   const prefix = options.prefix ?? `test:meter:${randomBytes(4).toString('hex')}:`;
   // The settler blocks on its connection: it gets one of its own.
   const reader = createRedisClient({ url: TEST_REDIS_URL, commandTimeoutMs: 5000 }, logger);
   void connectInBackground(reader, logger);
-  const outbox = new SettlementOutbox(redis, reader, options.ledger ?? ledger, logger, { key: `${prefix}settlements` });
+  const outbox = new SettlementOutbox(redis, reader, options.ledger ?? ledger, logger, { key: `${prefix}settlements`, ...options.batches });
   if (options.settle !== false) outbox.start();
   outboxes.push(outbox);
   readers.push(reader);
@@ -319,4 +319,24 @@ t.test('a charge that accounts refuses does not hold back the others settled wit
   const quota = await quotaOf(workspace.workspaceId);
   t.equal(quota.used, 2, 'the two others are charged');
   t.strictSame(await outbox.pendingOf(workspace.workspaceId), [], 'none is left counted as pending');
+});
+
+t.test('a full settlement batch is followed at once by the next: the interval caps transactions, not how many charges a second settle', async (t) => {
+  // Batches of two, at most one a minute unless full: five charges settle in three batches, the first two full.
+  const settled: number[] = [];
+  const counting: QuotaLedger = {
+    ...ledger,
+    settleBatch: async (requestIds, records, allowanceCharges) => {
+      settled.push(requestIds.length + (allowanceCharges?.length ?? 0));
+      return ledger.settleBatch(requestIds, records, allowanceCharges);
+    },
+  };
+  const { meter, outbox, charges } = meterWith({ settle: false, ledger: counting, batches: { batchSize: 2, batchIntervalMs: 60_000 } });
+  const workspace = await createWorkspace(stack, { quota: 10 });
+  for (let i = 0; i < 5; i += 1) t.equal((await run(meter, workspace, search('lamp'))).kind, 'delivered');
+  t.equal(await charges(), 5, 'five charges wait in the outbox');
+  outbox.start();
+  await eventually('the outbox is emptied', async () => ((await charges()) === 0 ? true : undefined));
+  t.strictSame(settled, [2, 2, 1], 'two full batches, then the rest');
+  t.equal((await quotaOf(workspace.workspaceId)).used, 5);
 });

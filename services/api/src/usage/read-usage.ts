@@ -15,7 +15,7 @@ export async function readUsage(
   workspaceId: string,
 ): Promise<Usage> {
   const [pending, allowanceUnits] = await Promise.all([deps.settlements.pendingOf(workspaceId), deps.allowances?.idleUnitsOf(workspaceId) ?? []]);
-  // Normally a handful (settling takes well under a second); a stalled backlog is counted up to the limit.
+  // Normally a second's worth at most (the settlement batch interval); a stalled backlog is counted up to the limit.
   const answeredRequestIds = pending.slice(0, MAX_ANSWERED_REQUEST_IDS);
   return deps.accounts.usage.get.query({ workspaceId, answeredRequestIds, allowanceUnits });
 }
