@@ -136,6 +136,23 @@ t.test('pages are stored and charged in order, even when a later one is read fir
   t.match(events[0], { type: 'job.ended', payload: { status: 'completed', stopReason: 'max_pages', progress: { pagesFetched: 3, pagesCharged: 3, itemsCollected: 15 } } });
 });
 
+t.test('a page is stored as soon as the one before it is, not once that one\'s charge is handed over', async (t) => {
+  const events: string[] = [];
+  const double = meterDouble(async (page, input) => {
+    const outcome = await answer(input, page, 5, double.delivered);
+    events.push(`stored ${page}`);
+    // Page 1's charge takes long to hand over (a slow outbox): the pages after it need not wait for that.
+    if (page === 1) await new Promise((resolve) => setTimeout(resolve, 500));
+    events.push(`handed over ${page}`);
+    return outcome;
+  });
+  const { ended, pages } = await startJob(double.meter, 3);
+  t.match(ended, { status: 'completed', stopReason: 'max_pages', pagesFetched: 3, pagesCharged: 3 });
+  t.strictSame(pages, [1, 2, 3]);
+  t.strictSame(events.filter((event) => event.startsWith('stored')), ['stored 1', 'stored 2', 'stored 3'], 'stored in page order');
+  t.ok(events.indexOf('stored 3') < events.indexOf('handed over 1'), `pages 2 and 3 were stored while page 1's charge was on its way (${events.join(', ')})`);
+});
+
 t.test('an empty page ends the job mid-turn: the page fetched after it is given back, not stored', async (t) => {
   const double = meterDouble(async (page, input) => answer(input, page, page === 2 ? 0 : 5, double.delivered));
   const { ended, events, pages } = await startJob(double.meter, 10);

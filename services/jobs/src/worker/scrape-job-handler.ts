@@ -62,6 +62,15 @@ interface StoredPage {
   goOn: boolean;
 }
 
+/** A page's place in its turn: whether the job wants it once the pages before it are stored, and what it tells the pages after it. */
+interface PageTurn {
+  wanted: Promise<boolean>;
+  /** It holds its quota: the next page may start. */
+  onReserved: () => void;
+  /** It was stored and the job goes on (true), or not: the next page may be stored, or is not wanted. */
+  onStored: (goOn: boolean) => void;
+}
+
 /** What running one page gave: the meter's outcome, or a dependency that failed around it. */
 type PageRun = { outcome: MeterOutcome; stored: StoredPage } | { failure: AppError } | { notStarted: true };
 
@@ -177,7 +186,12 @@ export class ScrapeJobHandler implements TaskHandler {
       const startWhen = previousReserved;
       runs.push(
         startWhen
-          .then((start) => (start ? this.runPage(job, job.nextPage + index, concurrency, pageStored.opened, context, stopWaiting, () => reserved.open(true)) : { notStarted: true as const }))
+          .then((start) => {
+            if (!start) return { notStarted: true as const };
+            // The next page is stored as soon as this one is (not once its charge is handed over), if the job still wants it.
+            const turn = { wanted: pageStored.opened, onReserved: () => reserved.open(true), onStored: (goOn: boolean) => stored[index + 1]?.open(goOn) };
+            return this.runPage(job, job.nextPage + index, concurrency, turn, context, stopWaiting);
+          })
           .finally(() => reserved.open(false)),
       );
       previousReserved = reserved.opened;
@@ -216,7 +230,7 @@ export class ScrapeJobHandler implements TaskHandler {
    * the turn was stored and the job still wants more (`wanted`); a page the job no longer wants is
    * given back uncharged.
    */
-  private async runPage(job: JobRow, page: number, concurrency: number, wanted: Promise<boolean>, context: TaskContext, stopWaiting: AbortSignal, onReserved: () => void): Promise<PageRun> {
+  private async runPage(job: JobRow, page: number, concurrency: number, turn: PageTurn, context: TaskContext, stopWaiting: AbortSignal): Promise<PageRun> {
     let stored: StoredPage = { stored: false, goOn: false };
     try {
       const requestId = await pageRequestId(this.deps.db, job.id, page, newRequestId());
@@ -227,13 +241,14 @@ export class ScrapeJobHandler implements TaskHandler {
         signal: context.signal,
         stopWaiting,
         patience: 'patient',
-        onReserved,
+        onReserved: turn.onReserved,
         deliver: async ({ value, allowanceId }) => {
           // The rows are made now, while the page waits for its turn: flat strings, where the items are
           // thousands of small objects that every young collection meanwhile would copy.
           const rows = storedRowsOf(value.items, page);
-          if (!(await untilAbandoned(wanted, context.signal))) return false;
+          if (!(await untilAbandoned(turn.wanted, context.signal))) return false;
           stored = await this.storePage(job, page, context.owner, rows, allowanceId);
+          turn.onStored(stored.stored && stored.goOn);
           return stored.stored;
         },
         history: { method: 'POST', path: JOB_PAGE_HISTORY_PATH, jobId: job.id, apiKeyId: job.apiKeyId, apiKeyPrefix: job.apiKeyPrefix },
