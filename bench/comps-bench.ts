@@ -6,7 +6,7 @@ import type { ListingRow } from '@comps/shared/contract/listing';
 import { createDb } from '@comps/shared/db/create-db';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import type { JobsDatabase } from '../services/jobs/src/db/database.js';
-import { findJob, insertNewItems, pageRequestId } from '../services/jobs/src/jobs/job-repository.js';
+import { findJob, insertNewItems, pageRequestId, recordPage } from '../services/jobs/src/jobs/job-repository.js';
 import { jobComps } from '../services/jobs/src/jobs/job-stats.js';
 import { encodeStatsItem } from '../services/jobs/src/jobs/stats-item-column.js';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
@@ -88,9 +88,9 @@ async function jobStatsOver(rows: ListingRow[]): Promise<void> {
         return { ...base, itemId: String(100_000_000_000 + page * 1000 + index), price, comps: { ...base.comps, unitPrice: price } };
       });
       await pageRequestId(db, jobId, page, `req_bench_${page}`);
-      await insertNewItems(db, jobId, page, pageItems.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
+      const stored = await insertNewItems(db, jobId, page, pageItems.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
+      await recordPage(db, jobId, { page, ...stored, chargePending: { since: new Date(), allowanceId: null } });
     }
-    await db.updateTable('jobs').set({ itemsCollected: JOB_ITEMS - (JOB_ITEMS % 200) }).where('id', '=', jobId).execute();
     const row = (await findJob(db, jobId))!;
     // A cache that never holds anything: every run computes, as the first request after a page does.
     const uncached = () => new ExpiringMap<Awaited<ReturnType<typeof jobComps>>>(0, 1);

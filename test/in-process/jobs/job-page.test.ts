@@ -63,8 +63,8 @@ await insertJob(db, {
 for (let page = 1; page <= PAGES; page += 1) {
   await pageRequestId(db, jobId, page, newRequestId());
   const { items } = compsOfListings(Array.from({ length: ROWS }, (_, index) => row(page, index)), { keyword: KEYWORD, site: 'market.com', basis: 'sold', include: [] });
-  const newItems = await insertNewItems(db, jobId, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
-  await recordPage(db, jobId, { page, newItems, chargePending: { since: now, allowanceId: null } });
+  const { newItems, statsItems } = await insertNewItems(db, jobId, page, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
+  await recordPage(db, jobId, { page, newItems, statsItems, chargePending: { since: now, allowanceId: null } });
 }
 
 t.test('every counted item, in order, as the job\'s items and statistics say', async (t) => {
@@ -105,4 +105,14 @@ t.test('the sales come cached with the statistics, as jobs.get computed them', a
 t.test('another workspace\'s job, or one that does not exist, is not found', async (t) => {
   t.equal(await codeOf(jobs.page({ workspaceId: 'ws_someone_else', jobId, offset: 0, limit: 1 })), 'job_not_found');
   t.equal(await codeOf(jobs.page({ workspaceId, jobId: randomUUID(), offset: 0, limit: 1 })), 'job_not_found');
+});
+
+t.test('a page is recorded once: a second record of it throws and changes nothing (its store rolls back)', async (t) => {
+  const before = await db.selectFrom('jobs').select(['pagesFetched', 'pagesCharged', 'itemsCollected', 'nextPage']).where('id', '=', jobId).executeTakeFirstOrThrow();
+  const statsBefore = await db.selectFrom('jobPages').select('statsItems').where('jobId', '=', jobId).where('page', '=', 1).executeTakeFirstOrThrow();
+  await t.rejects(recordPage(db, jobId, { page: 1, newItems: 3, statsItems: '[]', chargePending: { since: now, allowanceId: null } }), { message: `page 1 of job ${jobId} was stored already, or was never asked for` });
+  await t.rejects(recordPage(db, jobId, { page: PAGES + 1, newItems: 3, statsItems: '[]', chargePending: { since: now, allowanceId: null } }), { message: /was never asked for/ }, 'a page without its request id');
+  t.strictSame(await db.selectFrom('jobs').select(['pagesFetched', 'pagesCharged', 'itemsCollected', 'nextPage']).where('id', '=', jobId).executeTakeFirstOrThrow(), before);
+  t.strictSame(await db.selectFrom('jobPages').select('statsItems').where('jobId', '=', jobId).where('page', '=', 1).executeTakeFirstOrThrow(), statsBefore);
+  t.match(before, { pagesFetched: PAGES, pagesCharged: PAGES, itemsCollected: PAGES * ROWS });
 });

@@ -51,7 +51,7 @@ async function jobWithStoredPages(pages: Array<{ since: Date; allowanceId: strin
   const requestIds: string[] = [];
   for (const [index, chargePending] of pages.entries()) {
     requestIds.push(await pageRequestId(db, jobId, index + 1, newRequestId()));
-    await recordPage(db, jobId, { page: index + 1, newItems: 0, chargePending });
+    await recordPage(db, jobId, { page: index + 1, newItems: 0, statsItems: '[]', chargePending });
   }
   return { jobId, requestIds };
 }

@@ -54,11 +54,11 @@ export async function pageRequestId(db: JobsExecutor, jobId: string, page: numbe
 
 /**
  * Stores a page's items, leaving out those the job already has (from an earlier page, or earlier on
- * this page), and what the statistics read of the new ones, on the page's row, in the same order;
- * returns how many were new. Runs with the job locked (one page stored at a time).
+ * this page); answers how many were new and what the statistics read of them, in the same order
+ * (`recordPage` writes it on the page's row). Runs with the job locked (one page stored at a time).
  */
-export async function insertNewItems(db: JobsExecutor, jobId: string, page: number, items: Array<{ itemId: string; item: string; statsItem: string }>): Promise<number> {
-  if (items.length === 0) return 0;
+export async function insertNewItems(db: JobsExecutor, jobId: string, page: number, items: Array<{ itemId: string; item: string; statsItem: string }>): Promise<{ newItems: number; statsItems: string }> {
+  if (items.length === 0) return { newItems: 0, statsItems: '[]' };
   const ids = [...new Set(items.map((entry) => entry.itemId))];
   const held = new Set((await db.selectFrom('jobItems').select('itemId').where('jobId', '=', jobId).where('itemId', 'in', ids).execute()).map((row) => row.itemId));
   const fresh: Array<(typeof items)[number] & { position: number }> = [];
@@ -67,49 +67,49 @@ export async function insertNewItems(db: JobsExecutor, jobId: string, page: numb
     held.add(entry.itemId);
     fresh.push({ ...entry, position });
   });
-  if (fresh.length === 0) return 0;
-  await db
-    .insertInto('jobItems')
-    .values(fresh.map((entry) => ({ jobId, itemId: entry.itemId, page, position: entry.position, item: entry.item })))
-    .execute();
-  // Written once a page: a second store of a page would put the job's statistics out of step with its items.
-  const written = await db
-    .updateTable('jobPages')
-    .set({ statsItems: `[${fresh.map((entry) => entry.statsItem).join(',')}]` })
-    .where('jobId', '=', jobId)
-    .where('page', '=', page)
-    .where('statsItems', 'is', null)
-    .executeTakeFirst();
-  if (written.numUpdatedRows !== 1n) throw new Error(`page ${page} of job ${jobId} was stored already, or was never asked for`);
-  return fresh.length;
+  if (fresh.length > 0) {
+    await db
+      .insertInto('jobItems')
+      .values(fresh.map((entry) => ({ jobId, itemId: entry.itemId, page, position: entry.position, item: entry.item })))
+      .execute();
+  }
+  return { newItems: fresh.length, statsItems: `[${fresh.map((entry) => entry.statsItem).join(',')}]` };
 }
 
 export interface PageProgress {
   page: number;
   newItems: number;
+  /** What the statistics read of the page's new items (`insertNewItems`). */
+  statsItems: string;
   /** Its charge waits from then until it is handed over, with the allowance its unit came from (null: a reservation of its own). */
   chargePending: { since: Date; allowanceId: string | null };
 }
 
 /**
  * Counts a stored page as fetched and charged, moves the job to its next page (ending it, if the
- * page did, is finishJob's) and marks the page's charge as waiting for its handover: one statement
- * (MySQL's multi-table UPDATE), in the store's transaction, with the job's row locked.
+ * page did, is finishJob's), writes what the statistics read of its new items and marks its charge
+ * as waiting for its handover: one statement (MySQL's multi-table UPDATE), in the store's
+ * transaction, with the job's row locked. Written once a page: a second store of a page would put
+ * the job's statistics out of step with its items, so it throws (and the store rolls back).
  */
 export async function recordPage(db: JobsExecutor, jobId: string, progress: PageProgress): Promise<void> {
-  await db
+  const result = await db
     .updateTable(['jobs', 'jobPages'])
     .set('jobs.pagesFetched', (eb) => eb('jobs.pagesFetched', '+', 1))
     .set('jobs.pagesCharged', (eb) => eb('jobs.pagesCharged', '+', 1))
     .set('jobs.itemsCollected', (eb) => eb('jobs.itemsCollected', '+', progress.newItems))
     .set('jobs.nextPage', (eb) => eb('jobs.nextPage', '+', 1))
     .set('jobs.attempts', 0)
+    .set('jobPages.statsItems', progress.statsItems)
     .set('jobPages.chargePendingSince', progress.chargePending.since)
     .set('jobPages.chargeAllowanceId', progress.chargePending.allowanceId)
     .whereRef('jobPages.jobId', '=', 'jobs.id')
     .where('jobs.id', '=', jobId)
     .where('jobPages.page', '=', progress.page)
-    .execute();
+    .where('jobPages.statsItems', 'is', null)
+    .executeTakeFirst();
+  // The job's row and the page's (mysql2 counts the rows matched).
+  if (result.numUpdatedRows !== 2n) throw new Error(`page ${progress.page} of job ${jobId} was stored already, or was never asked for`);
 }
 
 /** The pages' charges were handed over (or settled, or decided by the sweep): they wait no more. Answers how many still waited. */

@@ -311,9 +311,9 @@ export class ScrapeJobHandler implements TaskHandler {
       // holder fetches the page again under the same request id, so the ledger charges it once. A page
       // that is not the job's next one was stored already: never twice.
       if (!current || task?.leaseOwner !== owner || !ACTIVE_STATUSES.includes(current.status) || current.nextPage !== page) return { stored: false, goOn: false };
-      const newItems = await insertNewItems(trx, job.id, page, rows);
+      const { newItems, statsItems } = await insertNewItems(trx, job.id, page, rows);
       // Counted as charged with the store: until the charge is handed over, the page says so (a process that dies in between leaves it to the sweep).
-      await recordPage(trx, job.id, { page, newItems, chargePending: { since: this.deps.now(), allowanceId } });
+      await recordPage(trx, job.id, { page, newItems, statsItems, chargePending: { since: this.deps.now(), allowanceId } });
       const stop = stopRuleOf({ rows: rows.length, newItems, page, maxPages: current.maxPages, cancelRequested: current.cancelRequested === 1 });
       if (stop) await finishJob(trx, job.id, stop, this.deps.now());
       return { stored: true, goOn: !stop };
