@@ -62,6 +62,12 @@ t.test('a signal that aborts between turns ends the work with its reason; the st
   t.ok(finished.done, 'the work was finished off');
 });
 
+t.test('a turn of fewer than one step is refused, not looped on', async (t) => {
+  for (const perTurn of [0, -1, 1.5, Number.NaN]) {
+    await t.rejects(runStepsInTurns(counted(3, () => 0, [], { done: false }), perTurn), { name: 'RangeError' }, `${perTurn} a turn`);
+  }
+});
+
 t.test('a page read in turns reads exactly as at once', async (t) => {
   const page = readFixture('sold_us_scard_sony_headphones.html');
   t.strictSame(await runStepsInTurns(searchPageSteps(page, 'market.com'), 1), parseSearchPage(page, 'market.com'));

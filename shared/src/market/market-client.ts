@@ -23,7 +23,11 @@ export interface Fetched<T> {
   upstreamMs: number;
 }
 
-/** A page's rows read in one turn of the event loop (about 0.1 ms a row). */
+/**
+ * A page's rows read in one turn of the event loop (about 0.1 ms a row). What concerns the whole page
+ * (finding its rows before the first, its heading and next-page link after the last, a page read as
+ * a tree when its rows do not add up) is a step of its own, a few milliseconds in one piece.
+ */
 const ROWS_PER_TURN = 16;
 
 /**
@@ -69,7 +73,8 @@ export class MarketClient {
   private readonly fetcher: PageFetcher;
   /**
    * Pages are read one at a time, in the order they came, each a few rows a turn of the event loop:
-   * pages read side by side would all finish late, where in turn the first is ready soonest.
+   * pages read side by side would all finish late, where in turn the first is ready soonest (a job's
+   * next page to store; bulk's results in the order they came).
    */
   private readonly reads = new PQueue({ concurrency: 1 });
 

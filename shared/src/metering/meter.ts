@@ -76,7 +76,8 @@ export interface MeteredCall<C extends MarketCall> {
    * page) is given back and recorded as 499. An AppError instead says the answer is not given
    * because of that error (a sell-through whose other call failed): given back, recorded and
    * answered as that error. Waiting here is the deliverer's own business: it must end (it is not
-   * cut short by `signal`).
+   * cut short by `signal`). Once it said true, the outcome is `delivered`, whatever follows (a job
+   * stores its next page as soon as this one is stored, before the charge is handed over).
    */
   deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean | AppError>;
   /** Told once the call is admitted and its quota reserved (a job starts its next page then, so pages take quota in order). */

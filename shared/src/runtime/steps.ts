@@ -18,6 +18,7 @@ export function runSteps<T>(steps: Steps<T>): T {
  * (rejecting with its reason); the generator's `finally` blocks run.
  */
 export async function runStepsInTurns<T>(steps: Steps<T>, stepsPerTurn: number, signal?: AbortSignal): Promise<T> {
+  if (!Number.isInteger(stepsPerTurn) || stepsPerTurn < 1) throw new RangeError(`stepsPerTurn must be a positive integer, not ${stepsPerTurn}`);
   try {
     for (;;) {
       for (let taken = 0; taken < stepsPerTurn; taken += 1) {

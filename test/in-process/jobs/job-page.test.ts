@@ -2,6 +2,7 @@ import t from 'tap';
 import { compsOfListings, statsItemOf } from '@comps/shared/comps/listing-comps';
 import type { ListingRow } from '@comps/shared/contract/listing';
 import { createDb } from '@comps/shared/db/create-db';
+import { withTransaction } from '@comps/shared/db/with-transaction';
 import { newRequestId } from '@comps/shared/ids';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
@@ -107,12 +108,21 @@ t.test('another workspace\'s job, or one that does not exist, is not found', asy
   t.equal(await codeOf(jobs.page({ workspaceId, jobId: randomUUID(), offset: 0, limit: 1 })), 'job_not_found');
 });
 
-t.test('a page is recorded once: a second record of it throws and changes nothing (its store rolls back)', async (t) => {
+t.test('a page is recorded once: a second store of it throws, and its transaction, items included, rolls back', async (t) => {
   const before = await db.selectFrom('jobs').select(['pagesFetched', 'pagesCharged', 'itemsCollected', 'nextPage']).where('id', '=', jobId).executeTakeFirstOrThrow();
   const statsBefore = await db.selectFrom('jobPages').select('statsItems').where('jobId', '=', jobId).where('page', '=', 1).executeTakeFirstOrThrow();
-  await t.rejects(recordPage(db, jobId, { page: 1, newItems: 3, statsItems: '[]', chargePending: { since: now, allowanceId: null } }), { message: `page 1 of job ${jobId} was stored already, or was never asked for` });
+  const itemsBefore = await db.selectFrom('jobItems').select((eb) => eb.fn.countAll<number>().as('count')).where('jobId', '=', jobId).executeTakeFirstOrThrow();
+  // Page 1 again, as the worker stores a page (items the job does not have yet, then the record), in one transaction.
+  const { items } = compsOfListings(Array.from({ length: 3 }, (_, index) => row(PAGES + 5, index)), { keyword: KEYWORD, site: 'market.com', basis: 'sold', include: [] });
+  const again = withTransaction(db, async (trx) => {
+    const stored = await insertNewItems(trx, jobId, 1, items.map((item) => ({ itemId: item.itemId, item: JSON.stringify({ ...item, page: 1 }), statsItem: encodeStatsItem(statsItemOf(item, item.comps)) })));
+    t.equal(stored.newItems, 3, 'its items were new to the job');
+    await recordPage(trx, jobId, { page: 1, ...stored, chargePending: { since: now, allowanceId: null } });
+  });
+  await t.rejects(again, { message: `page 1 of job ${jobId} was stored already, or was never asked for` });
   await t.rejects(recordPage(db, jobId, { page: PAGES + 1, newItems: 3, statsItems: '[]', chargePending: { since: now, allowanceId: null } }), { message: /was never asked for/ }, 'a page without its request id');
   t.strictSame(await db.selectFrom('jobs').select(['pagesFetched', 'pagesCharged', 'itemsCollected', 'nextPage']).where('id', '=', jobId).executeTakeFirstOrThrow(), before);
   t.strictSame(await db.selectFrom('jobPages').select('statsItems').where('jobId', '=', jobId).where('page', '=', 1).executeTakeFirstOrThrow(), statsBefore);
+  t.strictSame(await db.selectFrom('jobItems').select((eb) => eb.fn.countAll<number>().as('count')).where('jobId', '=', jobId).executeTakeFirstOrThrow(), itemsBefore, 'none of its items was kept');
   t.match(before, { pagesFetched: PAGES, pagesCharged: PAGES, itemsCollected: PAGES * ROWS });
 });

@@ -146,9 +146,12 @@ t.test('a page is stored as soon as the one before it is, not once that one\'s c
     events.push(`handed over ${page}`);
     return outcome;
   });
-  const { ended, pages } = await startJob(double.meter, 3);
+  const { ended, pages, jobId } = await startJob(double.meter, 3);
   t.match(ended, { status: 'completed', stopReason: 'max_pages', pagesFetched: 3, pagesCharged: 3 });
   t.strictSame(pages, [1, 2, 3]);
+  t.strictSame(double.delivered, [1, 2, 3], 'delivered in page order');
+  const waiting = await db.selectFrom('jobPages').select('page').where('jobId', '=', jobId).where('chargePendingSince', 'is not', null).execute();
+  t.strictSame(waiting, [], 'every charge handed over, none left waiting');
   t.strictSame(events.filter((event) => event.startsWith('stored')), ['stored 1', 'stored 2', 'stored 3'], 'stored in page order');
   t.ok(events.indexOf('stored 3') < events.indexOf('handed over 1'), `pages 2 and 3 were stored while page 1's charge was on its way (${events.join(', ')})`);
 });

@@ -42,7 +42,7 @@ export interface JobPagesTable {
   jobId: string;
   page: number;
   requestId: string;
-  /** What the statistics read of each item the page stored, in order (stats-item-column.ts); null when it stored nothing, or before the column. */
+  /** What the statistics read of each new item the page stored, in order (stats-item-column.ts), `[]` when none was new; null until the page is stored (and for pages stored before the column). */
   statsItems: string | null;
   /** Stored, and its charge not yet handed to the settlement outbox since then (settle-pending-charges.ts); null otherwise. */
   chargePendingSince: Date | null;
