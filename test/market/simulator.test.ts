@@ -105,25 +105,6 @@ t.test('a handful of rows; past the last page, the last page again', async (t) =
   t.strictSame(beyond.items.map((item) => item.itemId), third.items.map((item) => item.itemId), 'page 50 repeats page 3');
 });
 
-t.test('pages are read one at a time: searches abandoned while fetched, waiting or read end with their reason, and the rest read as one alone', async (t) => {
-  const alone = await search({ keyword: 'vintage camera', count: 240 });
-  t.equal(alone.items.length, 240);
-  const gone = new Error('the caller went away');
-  // Twelve at once; every third is abandoned, each a little later than the one before (during its fetch, its wait or its read).
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: 12 }, async (_, index) => {
-      const abandon = new AbortController();
-      if (index % 3 === 2) setTimeout(() => abandon.abort(gone), index * 4);
-      return (await client.search({ ...query, keyword: 'vintage camera', count: 240 }, abandon.signal)).result;
-    }),
-  );
-  for (const [index, outcome] of outcomes.entries()) {
-    if (index % 3 === 2) t.strictSame(outcome, { status: 'rejected', reason: gone }, `search ${index}: abandoned, with its reason`);
-    else t.strictSame(outcome, { status: 'fulfilled', value: alone }, `search ${index}: read as alone`);
-  }
-  t.strictSame(await search({ keyword: 'vintage camera', count: 240 }), alone, 'and the next search is read: nothing was left holding the queue');
-});
-
 t.test('loose matches below the divider', async (t) => {
   const page = await search({ keyword: 'rare blue ceramic teapot sim:total=4' });
   const loose = await search({ keyword: 'rare blue ceramic teapot' });

@@ -7,7 +7,6 @@ import { PageText } from '@comps/shared/market/parse/page-text';
 import { scanResults, type ScannedEntry } from '@comps/shared/market/parse/results-scan';
 import { parseSearchDocument, parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
-import { runSteps } from '@comps/shared/runtime/steps';
 import { shape } from '../helpers/tree-shape.js';
 
 const KEEP = new Set(['class', 'href', 'src', 'title', 'data-x']);
@@ -82,9 +81,9 @@ const SCAN_KEPT = new KeptAttributes(new Set(['class', 'href', 'data-listingid']
 t.test('the scan hands each row and answer over in page order', async (t) => {
   const { page, landmarks, container } = scanOf(resultsPage(card('111111111111') + card('222222222222') + card('333333333333')));
   const seen: string[] = [];
-  const scanned = runSteps(scanResults(page, landmarks, SCAN_KEPT, container, (entry: ScannedEntry) => {
+  const scanned = scanResults(page, landmarks, SCAN_KEPT, container, (entry: ScannedEntry) => {
     seen.push(entry.kind === 'row' ? `row ${entry.element.attribs['data-listingid']}` : `answer ${entry.element.attribs.class}`);
-  }));
+  });
   t.strictSame(scanned, { strayLinks: 0 });
   t.strictSame(seen, ['row 111111111111', 'row 222222222222', 'row 333333333333', 'answer srp-river-answer srp-river-answer--BASIC_PAGINATION_V2']);
 });
@@ -98,7 +97,7 @@ t.test('a row handed over is not held by the scan: a page\'s row trees are never
   let read = 0;
   let heldAtFirst = 0;
   let heldAtLast = 0;
-  const scanned = runSteps(scanResults(page, landmarks, SCAN_KEPT, container, (entry) => {
+  const scanned = scanResults(page, landmarks, SCAN_KEPT, container, (entry) => {
     if (entry.kind !== 'row') return;
     read += 1;
     if (read === 1 || read === rows) {
@@ -106,7 +105,7 @@ t.test('a row handed over is not held by the scan: a page\'s row trees are never
       if (read === 1) heldAtFirst = process.memoryUsage().heapUsed;
       else heldAtLast = process.memoryUsage().heapUsed;
     }
-  }));
+  });
   t.strictSame(scanned, { strayLinks: 0 });
   t.equal(read, rows);
   const grownMb = (heldAtLast - heldAtFirst) / 1024 / 1024;

@@ -1,8 +1,6 @@
-import PQueue from 'p-queue';
 import type { ListingQuery } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';
 import { AppError } from '../errors/app-error.js';
-import { runSteps, runStepsInTurns, type Steps } from '../runtime/steps.js';
 import { compsOfItem } from '../comps/listing-comps.js';
 import { buildListingCollection } from './build-collection.js';
 import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
@@ -12,7 +10,7 @@ import type { MarketCall, MarketValue } from './market-call.js';
 import type { MarketConfig } from './market-config.js';
 import { readItemPage, type ParsedItemPage } from './parse/item-page.js';
 import { PageText } from './parse/page-text.js';
-import { searchPageSteps, type ParsedSearchPage } from './parse/search-page.js';
+import { parseSearchPage, type ParsedSearchPage } from './parse/search-page.js';
 import { buildItemUrl, buildSearchUrl } from './search-url.js';
 import { SITE_PROFILES } from './sites.js';
 
@@ -24,28 +22,16 @@ export interface Fetched<T> {
 }
 
 /**
- * A page's rows read in one turn of the event loop (about 0.1 ms a row). What concerns the whole page
- * (finding its rows before the first, its heading and next-page link after the last, a page read as
- * a tree when its rows do not add up) is a step of its own, a few milliseconds in one piece.
- */
-const ROWS_PER_TURN = 16;
-
-/**
  * Reads a search answer (live or saved, bytes or text) into a parsed page, or the contract error it
  * amounts to: a page whose layout went unrecognized is an error (told to `layoutWatch`), never an
  * empty or partial success.
  */
 export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite, layoutWatch?: Pick<LayoutWatch, 'record'>): ParsedSearchPage {
-  return runSteps(searchAnswerSteps(answer, site, layoutWatch));
-}
-
-/** `interpretSearchAnswer` in the parser's steps (`searchPageSteps`). */
-function* searchAnswerSteps(answer: UpstreamAnswer, site: MarketSite, layoutWatch?: Pick<LayoutWatch, 'record'>): Steps<ParsedSearchPage> {
   // Read once (from bytes: one copy, no decoding) for the verdict and the parser both.
   const body = PageText.of(answer.body);
   const refusal = classifyAnswer(answer, 'search', body);
   if (refusal) throw refusal;
-  const { isResultsPage, ...page } = yield* searchPageSteps(body, site);
+  const { isResultsPage, ...page } = parseSearchPage(body, site);
   if (!isResultsPage) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
   if (page.unrecognizedLayout) {
     layoutWatch?.record(site, page.unrecognizedLayout.rowClasses);
@@ -71,12 +57,6 @@ export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, it
  */
 export class MarketClient {
   private readonly fetcher: PageFetcher;
-  /**
-   * Pages are read one at a time, in the order they came, each a few rows a turn of the event loop:
-   * pages read side by side would all finish late, where in turn the first is ready soonest (a job's
-   * next page to store; bulk's results in the order they came).
-   */
-  private readonly reads = new PQueue({ concurrency: 1 });
 
   constructor(
     private readonly config: MarketConfig,
@@ -95,9 +75,7 @@ export class MarketClient {
   async search(query: ListingQuery, signal?: AbortSignal): Promise<Fetched<ParsedSearchPage>> {
     const url = buildSearchUrl(this.config.origins[query.marketSite], query);
     const answer = await this.get(url, query.marketSite, signal);
-    // Read a few rows a turn of the event loop, so that a page's parse does not hold back what waits on the thread meanwhile.
-    const result = await this.reads.add(() => runStepsInTurns(searchAnswerSteps(answer, query.marketSite, this.layoutWatch), ROWS_PER_TURN, signal), { signal });
-    return { result, url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+    return { result: interpretSearchAnswer(answer, query.marketSite, this.layoutWatch), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
   async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {

@@ -2,7 +2,6 @@ import { Element } from 'domhandler';
 import type { PageLandmarks, TagLocation } from './landmarks.js';
 import type { PageText } from './page-text.js';
 import { adoptChildren, parseElementAt, parseElementsAt, readStartTagAt, type KeptAttributes } from './skimmed-tree.js';
-import type { Steps } from '../../runtime/steps.js';
 import { isHtmlWhitespace } from './markup-scan.js';
 import { ITEM_LINK } from './normalize-row.js';
 
@@ -140,10 +139,10 @@ function readRow(page: PageText, keep: KeptAttributes, tag: StartTag, rowEnd: nu
 
 /**
  * The rows and answers of the results list in `container`, each handed to `visit` in document
- * order, a step after each (`Steps`); null when they do not add up, which may be found after some
- * were handed over (the caller then drops what it read of them).
+ * order; null when they do not add up, which may be found after some were handed over (the caller
+ * then drops what it read of them).
  */
-export function* scanResults(page: PageText, landmarks: PageLandmarks, keep: KeptAttributes, container: TagLocation, visit: (entry: ScannedEntry) => void): Steps<ScannedResults | null> {
+export function scanResults(page: PageText, landmarks: PageLandmarks, keep: KeptAttributes, container: TagLocation, visit: (entry: ScannedEntry) => void): ScannedResults | null {
   const { html } = page;
   let list: TagLocation | null = landmarks.findTagByClass('srp-results', container.start);
   while (list && list.name !== 'ul') list = landmarks.findTagByClass('srp-results', list.start + 1);
@@ -153,7 +152,6 @@ export function* scanResults(page: PageText, landmarks: PageLandmarks, keep: Kep
   const listEnd = countTags(page, landmarks, 'ul', list.start);
   if (listEnd === null) return null;
   const hits = findHits(html, landmarks, container.start, listEnd);
-  yield;
 
   /** Where each row and answer stands, [start, end), in order. */
   const spans: Array<[number, number]> = [];
@@ -178,7 +176,6 @@ export function* scanResults(page: PageText, landmarks: PageLandmarks, keep: Kep
       visit({ kind: 'answer', element: element.element });
       spans.push([start, end]);
       covered = end;
-      yield;
       continue;
     }
     if (start < list.start) continue;
@@ -193,7 +190,6 @@ export function* scanResults(page: PageText, landmarks: PageLandmarks, keep: Kep
     visit({ kind: 'row', element, layout });
     spans.push([start, rowEnd]);
     covered = rowEnd;
-    yield;
   }
   return { strayLinks: strayLinkCount(page, keep, within(hits.links, list.start, listEnd), spans) };
 }

@@ -1,7 +1,6 @@
 import type { Document, Element } from 'domhandler';
 import type { ListingRow } from '../../contract/listing.js';
 import type { MarketSite } from '../../contract/market-sites.js';
-import { runSteps, type Steps } from '../../runtime/steps.js';
 import { classList, findAll, findFirst, hasAncestor, hasClass, isInside, rawText, textOf, walk } from './dom.js';
 import { extractCardRow, extractItemRow, extractSuCardRow } from './extract-rows.js';
 import { PageLandmarks, type TagLocation } from './landmarks.js';
@@ -276,10 +275,10 @@ export function parseSearchDocument(document: Document, site: MarketSite): Parse
  * dropped once read), the dividers among them heeded; when the scan finds rows that do not add up,
  * what it read is dropped and the container is read as a tree of what matters instead.
  */
-function* readResults(page: PageText, landmarks: PageLandmarks, container: TagLocation, site: MarketSite): Steps<{ read: RowsRead; hasNextPage: boolean; strayLinks: number }> {
+function readResults(page: PageText, landmarks: PageLandmarks, container: TagLocation, site: MarketSite): { read: RowsRead; hasNextPage: boolean; strayLinks: number } {
   const reader = new RowsReader(site, false);
   let hasNextPage = false;
-  const scanned = yield* scanResults(page, landmarks, SEARCH_ATTRIBUTES, container, (entry) => {
+  const scanned = scanResults(page, landmarks, SEARCH_ATTRIBUTES, container, (entry) => {
     if (entry.kind === 'row') reader.add(entry);
     else if (hasClass(entry.element, 'srp-river-answer--REWRITE_START')) {
       if (isLooseDivider(rawText(entry.element))) reader.add({ kind: 'divider', element: entry.element });
@@ -333,11 +332,6 @@ const RESULTS_SELECTION: Selection = {
  * The page may come as its bytes (the services' way: see `PageText`) or as text.
  */
 export function parseSearchPage(source: PageSource, site: MarketSite): ParsedSearchPage & { isResultsPage: boolean } {
-  return runSteps(searchPageSteps(source, site));
-}
-
-/** `parseSearchPage` in steps (`scanResults`'s: one once the list's parts are found, then one after each row and answer). */
-export function* searchPageSteps(source: PageSource, site: MarketSite): Steps<ParsedSearchPage & { isResultsPage: boolean }> {
   const page = PageText.of(source);
   const { html } = page;
   const landmarks = new PageLandmarks(page);
@@ -350,7 +344,7 @@ export function* searchPageSteps(source: PageSource, site: MarketSite): Steps<Pa
     }
     return parseSearchDocument(parseSkimmed(page, SEARCH_ATTRIBUTES), site);
   }
-  const { read, hasNextPage: answersHaveNextPage, strayLinks } = yield* readResults(page, landmarks, container, site);
+  const { read, hasNextPage: answersHaveNextPage, strayLinks } = readResults(page, landmarks, container, site);
   const headingTag = landmarks.findTagByClass('srp-controls__count-heading');
   const heading = headingTag ? elementAt(page, headingTag.start) : undefined;
   // The next-page link anywhere on the page; it is usually in the pagination answer already read.
