@@ -3,9 +3,14 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 
+/**
+ * Runs a service to its exit. A service refusing its configuration exits within about a second of CPU (its
+ * modules loaded); the timeout only catches a hang, so it leaves room for a machine loaded by the other
+ * test files (10 s was once not enough). Killed at the timeout, the error has a signal and no code: -1.
+ */
 function runService(service: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 10_000 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
     });
   });
