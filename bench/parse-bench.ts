@@ -10,6 +10,7 @@ import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
 import { median } from './bench-stack.js';
 import { bareTokenize as tokenize } from './bare-tokenize.js';
+import { measureParseThreads } from './parse-threads.js';
 
 /**
  * `npm run bench:parse`: on every saved marketplace page, the parser the api uses
@@ -24,7 +25,8 @@ import { bareTokenize as tokenize } from './bare-tokenize.js';
  *      decoding it does included) against bytes → `toString('utf8')` → bare tokenization.
  * Per page the medians and the median of the per-iteration ratios; then the mean ratio over the
  * pages (goal: at most 0.5). Then the simulator: its CPU per results page with its cache cold and
- * warm, and the same ratios on its full-size pages.
+ * warm, the same ratios on its full-size pages, and a burst of twenty of them parsed on the calling
+ * thread against pools of warm parse threads (parse-threads.ts).
  */
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? '40');
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? '15');
@@ -187,6 +189,11 @@ async function simulatorSection(): Promise<void> {
         return { name: `sim: ${url.searchParams.get('_nkw')} p${url.searchParams.get('_pgn')}`, bytes: bytes.length, ...measure(bytes, html, parsersOf('search', 'market.com', bytes, html)) };
       }),
     );
+    const burst = await measureParseThreads(cold.pages.slice(0, 20), 'market.com');
+    log();
+    log(`parse threads, a burst of ${burst.pages} simulator pages (as bench:bulk's pages arrive at concurrency 20), medians, taken in turns:`);
+    log(`  on the calling thread ${ms(burst.mainMs)}ms; over a pool of 1 warm thread ${ms(burst.oneThreadMs)}ms (${(burst.oneThreadMs / burst.mainMs).toFixed(2)}×); over 2 ${ms(burst.twoThreadsMs)}ms (${(burst.twoThreadsMs / burst.mainMs).toFixed(2)}×)`);
+    log(`  a page's parse inside the threads: one parsing alone ${ms(burst.pageInOneMs)}ms, two at once ${ms(burst.pageInTwoMs)}ms each (${(burst.pageInTwoMs / burst.pageInOneMs).toFixed(2)}×: what this machine's cores give when both parse)`);
   } finally {
     sim.kill('SIGTERM');
   }

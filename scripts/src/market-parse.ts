@@ -9,7 +9,7 @@ import { AppError } from '@comps/shared/errors/app-error';
 import { buildErrorBody, toAppError } from '@comps/shared/http/error-response';
 import { newRequestId } from '@comps/shared/ids';
 import { buildListingCollection } from '@comps/shared/market/build-collection';
-import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
+import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 
 const USAGE = `usage: npm run --silent market:parse -- FILE [--site market.com] [--kind search|item] [--sold true|false] [--exact-match true|false] [--count N]
 

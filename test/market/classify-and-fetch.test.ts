@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { classifyAnswer, type UpstreamAnswer } from '@comps/shared/market/classify-answer';
 import { PageFetcher } from '@comps/shared/market/fetch/fetch-page';
-import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
+import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { readFixture } from '../helpers/fixtures.js';
 
 function answer(status: number, body: string, extra: Partial<UpstreamAnswer> = {}): UpstreamAnswer {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { compsOfItem } from '@comps/shared/comps/listing-comps';
 import { itemDetailsSchema, listingRowSchema, type ListingRow } from '@comps/shared/contract/listing';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
-import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/market-client';
+import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { parseHtml } from '@comps/shared/market/parse/dom';
 import { isItemNotFoundPage, parseItemPage } from '@comps/shared/market/parse/item-page';
 import { loadHtml } from '@comps/shared/market/parse/load-html';

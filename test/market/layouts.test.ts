@@ -2,7 +2,7 @@ import t from 'tap';
 import { AppError } from '@comps/shared/errors/app-error';
 import { parseHtml } from '@comps/shared/market/parse/dom';
 import { parseSearchDocument, parseSearchPage } from '@comps/shared/market/parse/search-page';
-import { interpretSearchAnswer } from '@comps/shared/market/market-client';
+import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { readFixture } from '../helpers/fixtures.js';
 
 // The su-item-card layout on its real rows; a page whose layout is not recognized is an error; rows

@@ -15,6 +15,8 @@ const apiEnvSchema = z
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
     // 0 turns the idle collection off.
     API_IDLE_GC_MS: envNonNegativeInt(10_000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
+    // Search pages read in worker threads; 0 reads them on the main thread (README, "What limits the figures").
+    API_PARSE_THREADS: envNonNegativeInt(0).pipe(z.number().max(8, { error: 'must be at most 8' })),
     ...meteringEnvFields,
   })
   .transform((env) => ({
@@ -28,7 +30,7 @@ const apiEnvSchema = z
     idleGcMs: env.API_IDLE_GC_MS,
     // The first request with an Idempotency-Key holds it at most as long as such a request can run.
     idempotencyLockMs: env.MARKET_TIMEOUT_MS + env.UPSTREAM_WAIT_MS + 10_000,
-    metering: meteringConfigFrom(env),
+    metering: meteringConfigFrom(env, { parseThreads: env.API_PARSE_THREADS }),
   }));
 
 export type ApiConfig = z.output<typeof apiEnvSchema>;

@@ -13,6 +13,8 @@ const jobsEnvSchema = z
     LOG_LEVEL: logLevelSchema,
     JOBS_CONCURRENCY: envPositiveInt(8),
     JOBS_PAGES_AHEAD: envPositiveInt(4),
+    // Result pages read in worker threads; 0 reads them on the main thread (README, "What limits the figures").
+    JOBS_PARSE_THREADS: envNonNegativeInt(1).pipe(z.number().max(8, { error: 'must be at most 8' })),
     JOBS_LEASE_MS: envPositiveInt(15_000).pipe(z.number().min(1000, { error: 'must be at least 1000' })),
     JOBS_POLL_MS: envPositiveInt(1000),
     // 0 turns the idle collection off.
@@ -66,7 +68,7 @@ const jobsEnvSchema = z
     webhookRetryDelaysMs: env.WEBHOOK_RETRY_DELAYS_MS,
     webhookAttemptsInFlight: env.WEBHOOK_ATTEMPTS_IN_FLIGHT,
     archiveRetentionDays: env.ARCHIVE_RETENTION_DAYS,
-    metering: meteringConfigFrom(env),
+    metering: meteringConfigFrom(env, { parseThreads: env.JOBS_PARSE_THREADS }),
   }));
 
 export type JobsConfig = z.output<typeof jobsEnvSchema>;

@@ -1,16 +1,14 @@
 import type { ListingQuery } from '../contract/listing.js';
 import type { MarketSite } from '../contract/market-sites.js';
-import { AppError } from '../errors/app-error.js';
 import { compsOfItem } from '../comps/listing-comps.js';
 import { buildListingCollection } from './build-collection.js';
-import { classifyAnswer, type UpstreamAnswer } from './classify-answer.js';
-import { UNRECOGNIZED_LAYOUT_MESSAGE, type LayoutWatch } from './layout-watch.js';
+import type { LayoutWatch } from './layout-watch.js';
+import { interpretItemAnswer, interpretSearchAnswer } from './interpret-answer.js';
 import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
 import type { MarketCall, MarketValue } from './market-call.js';
 import type { MarketConfig } from './market-config.js';
-import { readItemPage, type ParsedItemPage } from './parse/item-page.js';
-import { PageText } from './parse/page-text.js';
-import { parseSearchPage, type ParsedSearchPage } from './parse/search-page.js';
+import type { ParsedItemPage } from './parse/item-page.js';
+import type { ParsedSearchPage } from './parse/search-page.js';
 import { buildItemUrl, buildSearchUrl } from './search-url.js';
 import { SITE_PROFILES } from './sites.js';
 
@@ -21,34 +19,9 @@ export interface Fetched<T> {
   upstreamMs: number;
 }
 
-/**
- * Reads a search answer (live or saved, bytes or text) into a parsed page, or the contract error it
- * amounts to: a page whose layout went unrecognized is an error (told to `layoutWatch`), never an
- * empty or partial success.
- */
-export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite, layoutWatch?: Pick<LayoutWatch, 'record'>): ParsedSearchPage {
-  // Read once (from bytes: one copy, no decoding) for the verdict and the parser both.
-  const body = PageText.of(answer.body);
-  const refusal = classifyAnswer(answer, 'search', body);
-  if (refusal) throw refusal;
-  const { isResultsPage, ...page } = parseSearchPage(body, site);
-  if (!isResultsPage) throw new AppError('upstream_error', 'The marketplace answered with a page that is not a results page');
-  if (page.unrecognizedLayout) {
-    layoutWatch?.record(site, page.unrecognizedLayout.rowClasses);
-    throw new AppError('upstream_error', UNRECOGNIZED_LAYOUT_MESSAGE);
-  }
-  return page;
-}
-
-/** Reads an item answer (live or saved, bytes or text) into item details, or the contract error it amounts to. */
-export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, itemId: string | null): ParsedItemPage {
-  const body = PageText.of(answer.body);
-  const refusal = classifyAnswer(answer, 'item', body);
-  if (refusal) throw refusal;
-  const reading = readItemPage(body, site, itemId);
-  if (reading.kind === 'not_found') throw new AppError('item_not_found', 'The marketplace has no listing with that id');
-  if (reading.kind === 'not_item') throw new AppError('upstream_error', 'The marketplace answered with a page that is not an item page');
-  return reading.item;
+/** Reads a fetched search answer into a parsed page (the error it amounts to, rejected): on the calling thread, or in parse threads (parse-threads.ts). */
+export interface SearchAnswerReader {
+  read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage>;
 }
 
 /**
@@ -58,9 +31,11 @@ export function interpretItemAnswer(answer: UpstreamAnswer, site: MarketSite, it
 export class MarketClient {
   private readonly fetcher: PageFetcher;
 
+  /** Without `searchReader`, search answers are read on the calling thread. */
   constructor(
     private readonly config: MarketConfig,
-    private readonly layoutWatch?: Pick<LayoutWatch, 'record'>,
+    layoutWatch?: Pick<LayoutWatch, 'record'>,
+    private readonly searchReader: SearchAnswerReader = { read: async (answer, site) => interpretSearchAnswer(answer, site, layoutWatch) },
   ) {
     this.fetcher = new PageFetcher(config);
   }
@@ -75,7 +50,7 @@ export class MarketClient {
   async search(query: ListingQuery, signal?: AbortSignal): Promise<Fetched<ParsedSearchPage>> {
     const url = buildSearchUrl(this.config.origins[query.marketSite], query);
     const answer = await this.get(url, query.marketSite, signal);
-    return { result: interpretSearchAnswer(answer, query.marketSite, this.layoutWatch), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+    return { result: await this.searchReader.read(answer, query.marketSite), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
   async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {

@@ -2,6 +2,7 @@ import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import { LayoutWatch } from '../market/layout-watch.js';
 import { MarketClient } from '../market/market-client.js';
+import { ParseThreads } from '../market/parse-threads.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
 import { Admission } from './admission.js';
 import type { MeteringConfig } from './metering-config.js';
@@ -17,7 +18,7 @@ export interface Metering {
   allowances: QuotaAllowances | undefined;
   /** The results pages whose layout went unrecognized, per site. */
   layoutWatch: LayoutWatch;
-  /** Stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client and the settler's connection. */
+  /** Stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client, its parse threads and the settler's connection. */
   close(): Promise<void>;
 }
 
@@ -43,7 +44,8 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
     logger,
   );
   const layoutWatch = new LayoutWatch(logger);
-  const market = new MarketClient(config.market, layoutWatch);
+  const parseThreads = config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger }) : undefined;
+  const market = new MarketClient(config.market, layoutWatch, parseThreads);
   const meter = new Meter({
     market,
     admission,
@@ -66,6 +68,7 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
       await settlements.close();
       await allowances?.close();
       await market.close();
+      await parseThreads?.close();
       await closeRedis(settlementReader, readerConnected);
     },
   };

@@ -65,7 +65,8 @@ export const meteringEnvFields = {
 
 type MeteringEnv = z.output<z.ZodObject<typeof meteringEnvFields>>;
 
-export function meteringConfigFrom(env: MeteringEnv) {
+/** `parseThreads`: the service's own setting (`API_PARSE_THREADS`, `JOBS_PARSE_THREADS`), its default chosen by measurement for what it does. */
+export function meteringConfigFrom(env: MeteringEnv, { parseThreads }: { parseThreads: number }) {
   return {
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
@@ -85,6 +86,7 @@ export function meteringConfigFrom(env: MeteringEnv) {
     allowance: { blockUnits: env.ALLOWANCE_BLOCK_UNITS, leaseMs: env.ALLOWANCE_LEASE_MS, idleMs: env.ALLOWANCE_IDLE_MS },
     settlement: { claimIdleMs: env.SETTLEMENT_CLAIM_IDLE_MS, batchIntervalMs: env.SETTLEMENT_BATCH_INTERVAL_MS },
     market: marketConfigFrom(env),
+    parseThreads,
   };
 }
 

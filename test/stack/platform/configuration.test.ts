@@ -24,9 +24,10 @@ t.test('the api refuses to start on bad configuration and names every bad variab
     ENABLED_SITES: 'market.com,market.xx',
     AUTH_CACHE_TTL_MS: '10000',
     API_IDLE_GC_MS: '-1',
+    API_PARSE_THREADS: 'two',
   });
   t.equal(result.code, 1);
-  for (const name of ['API_PORT', 'REDIS_URL', 'INTERNAL_TOKEN', 'DATA_GATE_SOLD', 'ENABLED_SITES', 'AUTH_CACHE_TTL_MS', 'API_IDLE_GC_MS']) {
+  for (const name of ['API_PORT', 'REDIS_URL', 'INTERNAL_TOKEN', 'DATA_GATE_SOLD', 'ENABLED_SITES', 'AUTH_CACHE_TTL_MS', 'API_IDLE_GC_MS', 'API_PARSE_THREADS']) {
     t.match(result.stderr, new RegExp(`${name}:`), `names ${name}`);
   }
   t.match(result.stderr, /market\.xx/);
@@ -41,7 +42,8 @@ t.test('accounts and jobs fail fast too', async (t) => {
   const badKey = await runService('accounts', { INTERNAL_TOKEN: 'x'.repeat(32), WEBHOOK_SECRET_KEY: 'not-a-key' });
   t.equal(badKey.code, 1);
   t.match(badKey.stderr, /WEBHOOK_SECRET_KEY: must be base64 of exactly 32 bytes/);
-  const jobs = await runService('jobs', { JOBS_INTERNAL_PORT: '70000' });
+  const jobs = await runService('jobs', { JOBS_INTERNAL_PORT: '70000', JOBS_PARSE_THREADS: '9' });
   t.equal(jobs.code, 1);
   t.match(jobs.stderr, /JOBS_INTERNAL_PORT:/);
+  t.match(jobs.stderr, /JOBS_PARSE_THREADS: must be at most 8/);
 });

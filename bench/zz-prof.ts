@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseSearchPage } from '@comps/shared/market/parse/search-page';
+import { freePort } from '@comps/scripts/stack/free-port';
+const port = await freePort();
+const sim = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'services', 'market-sim', 'dist', 'main.js')], { env: { PATH: process.env.PATH ?? '', MARKET_SIM_PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+const base = `http://127.0.0.1:${port}`;
+for (;;) { if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break; await sleep(100); }
+const ipg = process.env.IPG ?? '200';
+const pages: Buffer[] = [];
+for (let i = 1; i <= 10; i++) pages.push(Buffer.from(await (await fetch(`${base}/market.com/sch/i.html?_nkw=nintendo+switch&LH_Sold=1&LH_Complete=1&_ipg=${ipg}&_pgn=${i}`)).arrayBuffer()));
+sim.kill();
+const n = Number(process.env.N ?? '300');
+let rows = 0;
+for (let i = 0; i < 50; i++) parseSearchPage(pages[i % 10]!, 'market.com');
+const t0 = performance.now(); const c0 = process.cpuUsage();
+for (let i = 0; i < n; i++) rows += parseSearchPage(pages[i % 10]!, 'market.com').items.length;
+const c = process.cpuUsage(c0);
+console.log(`pages ${(pages[0]!.length / 1e6).toFixed(2)} MB, ${rows / n} rows: ${((performance.now() - t0) / n).toFixed(2)} ms wall, ${((c.user + c.system) / 1000 / n).toFixed(2)} ms cpu a page`);

@@ -1,0 +1,118 @@
+import { Worker } from 'node:worker_threads';
+import type { ErrorCode } from '../contract/error-codes.js';
+import type { MarketSite } from '../contract/market-sites.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { LayoutWatch } from './layout-watch.js';
+import type { SearchAnswerReader } from './market-client.js';
+import type { FetchedPage } from './fetch/fetch-page.js';
+import type { ParsedSearchPage } from './parse/search-page.js';
+
+/** A search answer sent to a parse thread: its body's bytes are moved there, not copied. */
+export interface ParseRequest {
+  id: number;
+  status: number;
+  body: Uint8Array;
+  url: string;
+  retryAfterSeconds: number | null;
+  site: MarketSite;
+}
+
+/** A parse thread's answer: the parsed page or the contract's error; an unrecognized layout for the layout watch; a bug's stack. */
+export type ParseReply = ({ id: number; page: ParsedSearchPage } | { id: number; error: { code: ErrorCode; message: string; retryAfter?: number }; failure?: string }) & {
+  layout?: { rowClasses: string | null };
+};
+
+interface Thread {
+  worker: Worker;
+  /** Requests sent to it and not answered yet. */
+  pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite }>;
+}
+
+/**
+ * Search answers read in worker threads (`MarketClient`'s reader where `API_PARSE_THREADS` or
+ * `JOBS_PARSE_THREADS` is above 0). A page's parse is tens of milliseconds of CPU in one piece: on the
+ * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
+ * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
+ * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
+ * A thread that dies fails its waiting pages with `internal_error` (a job's page is tried again, a
+ * search is not charged) and is replaced.
+ */
+export interface ParseThreadsOptions {
+  count: number;
+  layoutWatch?: Pick<LayoutWatch, 'record'> | undefined;
+  logger: Logger;
+  /** The threads' module (tests give one that can be made to die). */
+  entry?: URL;
+}
+
+export class ParseThreads implements SearchAnswerReader {
+  private readonly threads: Thread[] = [];
+  private readonly layoutWatch: Pick<LayoutWatch, 'record'> | undefined;
+  private readonly logger: Logger;
+  private readonly entry: URL;
+  private nextId = 0;
+  private closed = false;
+
+  constructor({ count, layoutWatch, logger, entry = new URL('./parse-thread-main.js', import.meta.url) }: ParseThreadsOptions) {
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
+    this.layoutWatch = layoutWatch;
+    this.logger = logger;
+    this.entry = entry;
+    for (let index = 0; index < count; index += 1) this.threads.push(this.start());
+  }
+
+  read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
+    if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
+    const thread = this.threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      if (thread.pending.size === 0) thread.worker.ref();
+      thread.pending.set(id, { resolve, reject, site });
+      // The fetcher's buffer may be a slice of a larger one: the page's bytes alone are copied once, then moved.
+      const body = new Uint8Array(answer.body);
+      const request: ParseRequest = { id, status: answer.status, body, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
+      thread.worker.postMessage(request, [body.buffer]);
+    });
+  }
+
+  /** Pages still waiting fail with `service_unavailable` at once; then the threads stop. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const thread of this.threads) this.failPending(thread, new AppError('service_unavailable', 'The service is shutting down'));
+    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private start(): Thread {
+    const worker = new Worker(this.entry);
+    // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
+    worker.unref();
+    const thread: Thread = { worker, pending: new Map() };
+    worker.on('message', (reply: ParseReply) => this.answer(thread, reply));
+    worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
+    worker.on('exit', (code) => {
+      if (this.closed) return;
+      this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; it is replaced');
+      this.failPending(thread, new AppError('internal_error', 'Internal error'));
+      this.threads[this.threads.indexOf(thread)] = this.start();
+    });
+    return thread;
+  }
+
+  private answer(thread: Thread, reply: ParseReply): void {
+    const waiter = thread.pending.get(reply.id);
+    if (!waiter) return;
+    thread.pending.delete(reply.id);
+    if (thread.pending.size === 0) thread.worker.unref();
+    if ('page' in reply) return waiter.resolve(reply.page);
+    if (reply.layout) this.layoutWatch?.record(waiter.site, reply.layout.rowClasses);
+    if (reply.failure) this.logger.error({ err: { message: reply.failure } }, 'a parse thread could not read a page');
+    const { code, message, retryAfter } = reply.error;
+    waiter.reject(new AppError(code, message, retryAfter === undefined ? {} : { retryAfter }));
+  }
+
+  private failPending(thread: Thread, error: AppError): void {
+    for (const waiter of thread.pending.values()) waiter.reject(error);
+    thread.pending.clear();
+  }
+}

@@ -1,0 +1,135 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import type { MarketSite } from '@comps/shared/contract/market-sites';
+import { AppError } from '@comps/shared/errors/app-error';
+import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
+import { ParseThreads } from '@comps/shared/market/parse-threads';
+import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
+import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
+
+// Search answers read in parse threads come back as the calling thread reads them: the same page, the same
+// contract error, the layout watch told on the calling thread. A thread that dies fails its waiting pages
+// and is replaced; closing fails what still waits.
+
+const SEARCH_PAGES: Array<[file: string, site: MarketSite]> = [
+  ['sold_us_scard_vw_beetle.html', 'market.com'],
+  ['sold_us_scard_jetta_fewer_words.html', 'market.com'],
+  ['sold_us_scard_zero_results_bmw_x5.html', 'market.com'],
+  ['sold_us_scard_pokemon_card_bids.html', 'market.com'],
+  ['active_uk_scard_bluray.html', 'market.co.uk'],
+  ['active_de_scard_lego_fewer_words.html', 'market.de'],
+  ['active_uk_sitem_warhammer.html', 'market.co.uk'],
+  ['active_us_sitem_motors_bmw_e28.html', 'market.com'],
+  ['challenge_pardon_our_interruption.html', 'market.com'],
+  ['item_us_rtx5090.html', 'market.com'],
+];
+
+function answerOf(body: Buffer | string, url = 'https://www.market.test/sch/i.html', status = 200) {
+  return { status, body: Buffer.isBuffer(body) ? body : Buffer.from(body), url, retryAfterSeconds: null, elapsedMs: 1 };
+}
+
+/** A page as data: its rows, and which of them were read by structure (a set of the rows themselves). */
+function shapeOf(page: ParsedSearchPage) {
+  const { readStructurally, ...rest } = page;
+  return { ...rest, readStructurally: page.items.flatMap((item, index) => (readStructurally.has(item) ? [index] : [])) };
+}
+
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines };
+}
+
+async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  try {
+    return { value: await reading() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+t.test('saved pages read in two threads, side by side, as the calling thread reads them', async (t) => {
+  const { logger } = capturedLogger();
+  const threads = new ParseThreads({ count: 2, logger });
+  t.teardown(() => threads.close());
+  const pages = SEARCH_PAGES.map(([file, site]) => ({ file, site, bytes: readFileSync(path.join(FIXTURES_DIR, file)) }));
+  const inThreads = await Promise.all(pages.map(({ bytes, site }) => outcomeOf(() => threads.read(answerOf(bytes), site))));
+  let read = 0;
+  for (const [index, { file, site, bytes }] of pages.entries()) {
+    const here = await outcomeOf(async () => interpretSearchAnswer(answerOf(bytes), site));
+    const there = inThreads[index]!;
+    if ('value' in here) {
+      read += 1;
+      t.ok('value' in there, `${file}: read`);
+      if ('value' in there) t.strictSame(shapeOf(there.value), shapeOf(here.value), `${file}: the same page`);
+    } else {
+      t.ok('error' in there && there.error instanceof AppError, `${file}: an AppError`);
+      if ('error' in there) t.strictSame([(there.error as AppError).code, (there.error as AppError).message], [(here.error as AppError).code, (here.error as AppError).message], `${file}: the same error`);
+    }
+  }
+  t.equal(read, 8, 'eight of them are results pages');
+});
+
+t.test("an unrecognized layout: upstream_error, the layout watch told on the calling thread with the page's row classes", async (t) => {
+  const { logger } = capturedLogger();
+  const recorded: Array<[string, string | null]> = [];
+  const threads = new ParseThreads({ count: 1, logger, layoutWatch: { record: (site, classes) => recorded.push([site, classes]) } });
+  t.teardown(() => threads.close());
+  const renamed = readFixture('sold_us_scard_vw_beetle.html').replaceAll('s-card', 'q-tile').replaceAll('srp-results', 'q-results').replaceAll('srp-river-results', 'q-river-results');
+  await t.rejects(threads.read(answerOf(renamed), 'market.de'), new AppError('upstream_error', "the marketplace's page layout was not recognized"));
+  t.strictSame(recorded, [['market.de', 'q-tile q-tile--horizontal']]);
+});
+
+t.test("a refusal's Retry-After survives the thread", async (t) => {
+  const { logger } = capturedLogger();
+  const threads = new ParseThreads({ count: 1, logger });
+  t.teardown(() => threads.close());
+  const error = (await outcomeOf(() => threads.read({ ...answerOf(''), status: 429, retryAfterSeconds: 7 }, 'market.com'))) as { error: AppError };
+  t.strictSame([error.error instanceof AppError, error.error.code, error.error.retryAfter], [true, 'upstream_rate_limited', 7]);
+});
+
+t.test('a thread that dies fails the pages waiting on it with internal_error, and is replaced', async (t) => {
+  const { logger, lines } = capturedLogger();
+  const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/exiting-parse-thread.mjs', import.meta.url) });
+  t.teardown(() => threads.close());
+  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
+  t.equal((await threads.read(answerOf(page), 'market.com')).items.length > 0, true, 'a page read before');
+  const dying = outcomeOf(() => threads.read(answerOf(page, 'https://www.market.test/sch/i.html?exit-thread'), 'market.com'));
+  const behind = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
+  for (const outcome of [await dying, await behind]) {
+    t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'internal_error', 'internal_error');
+  }
+  t.strictSame(
+    lines.filter((line) => line.msg === 'a parse thread exited; it is replaced').map((line) => [line.exitCode, line.pagesFailed]),
+    [[3, 2]],
+    'logged once, with its exit code and the pages it failed',
+  );
+  const after = await threads.read(answerOf(page), 'market.com');
+  t.equal(after.items.length, (await threads.read(answerOf(page), 'market.com')).items.length, 'the replacement reads pages');
+  t.ok(after.items.length > 0);
+});
+
+t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {
+  const { logger } = capturedLogger();
+  const threads = new ParseThreads({ count: 1, logger });
+  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
+  const waiting = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
+  await threads.close();
+  const outcome = await waiting;
+  t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'service_unavailable', 'the waiting page: service_unavailable');
+  await t.rejects(threads.read(answerOf(page), 'market.com'), { code: 'service_unavailable' });
+});
+
+t.test('a count that is not a whole number of threads is refused', async (t) => {
+  const { logger } = capturedLogger();
+  t.throws(() => new ParseThreads({ count: 0, logger }), RangeError);
+  t.throws(() => new ParseThreads({ count: 1.5, logger }), RangeError);
+});
