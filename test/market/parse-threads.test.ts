@@ -96,7 +96,7 @@ t.test("a refusal's Retry-After survives the thread", async (t) => {
   t.strictSame([error.error instanceof AppError, error.error.code, error.error.retryAfter], [true, 'upstream_rate_limited', 7]);
 });
 
-t.test('a thread that dies fails the pages waiting on it with internal_error, and is replaced', async (t) => {
+t.test('a thread that dies fails the pages waiting on it with internal_error; the next page starts another', async (t) => {
   const { logger, lines } = capturedLogger();
   const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/exiting-parse-thread.mjs', import.meta.url) });
   t.teardown(() => threads.close());
@@ -108,13 +108,37 @@ t.test('a thread that dies fails the pages waiting on it with internal_error, an
     t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'internal_error', 'internal_error');
   }
   t.strictSame(
-    lines.filter((line) => line.msg === 'a parse thread exited; it is replaced').map((line) => [line.exitCode, line.pagesFailed]),
+    lines.filter((line) => line.msg === 'a parse thread exited; the next page starts another').map((line) => [line.exitCode, line.pagesFailed]),
     [[3, 2]],
     'logged once, with its exit code and the pages it failed',
   );
   const after = await threads.read(answerOf(page), 'market.com');
   t.equal(after.items.length, (await threads.read(answerOf(page), 'market.com')).items.length, 'the replacement reads pages');
   t.ok(after.items.length > 0);
+});
+
+t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {
+  const { logger, lines } = capturedLogger();
+  const threads = new ParseThreads({ count: 2, logger });
+  t.teardown(() => threads.close());
+  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
+  t.equal(threads.running, 0, 'none before a page');
+  await threads.read(answerOf(page), 'market.com');
+  t.equal(threads.running, 1, 'one page, read alone: one thread');
+  await Promise.all([threads.read(answerOf(page), 'market.com'), threads.read(answerOf(page), 'market.com')]);
+  t.equal(threads.running, 2, 'two pages at once: two threads');
+  const waiting = threads.read(answerOf(page), 'market.com');
+  let released = 0;
+  const afterward = new Promise<void>((resolve) => threads.release(() => resolve(void (released += 1))));
+  t.equal(threads.running, 1, 'the thread reading a page is kept');
+  t.ok((await waiting).items.length > 0, 'and answers it');
+  await afterward;
+  t.equal(released, 1, 'what follows ran once the idle thread stopped');
+  threads.release();
+  t.equal(threads.running, 0, 'released, now idle too');
+  t.ok((await threads.read(answerOf(page), 'market.com')).items.length > 0, 'the next page starts a thread again');
+  t.equal(threads.running, 1);
+  t.strictSame(lines.filter((line) => line.level !== 30), [], 'no error logged: the stops were asked for');
 });
 
 t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {

@@ -68,7 +68,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   // The subscriber needs a connection of its own (one in subscriber mode answers nothing else).
   const subscriber = createRedisClient({ url: shared.redisUrl }, logger);
   const subscriberConnected = connectInBackground(subscriber, logger);
-  const idleCollector = idleCollection(config.idleGcMs, logger);
+  const idleCollector = idleCollection(config.idleGcMs, logger, metering.parseThreads);
   const directory = new KeyDirectory({ accounts, redis, subscriber, redisKeyPrefix: prefix, logger });
   directory.start();
 

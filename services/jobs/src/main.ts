@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const ledger = accountsQuotaLedger(accounts);
   const metering = createMetering(shared, redis, ledger, history, logger);
 
-  const collector = idleCollection(config.idleGcMs, logger);
+  const collector = idleCollection(config.idleGcMs, logger, metering.parseThreads);
   const runner = new TaskRunner({ db, logger, now, random: Math.random, ...(collector ? { work: collector } : {}) }, config.runner);
   const scrapeJobs = new ScrapeJobHandler({ db, meter: metering.meter, concurrencyOf: workspaceConcurrency(accounts), logger, now, random: Math.random }, config.scrapeJobs);
   runner.handle(scrapeJobs);

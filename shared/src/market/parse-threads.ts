@@ -27,6 +27,8 @@ interface Thread {
   worker: Worker;
   /** Requests sent to it and not answered yet. */
   pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite }>;
+  /** Stopped on purpose: its exit is no failure. */
+  stopping: boolean;
 }
 
 /**
@@ -35,8 +37,9 @@ interface Thread {
  * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
- * A thread that dies fails its waiting pages with `internal_error` (a job's page is tried again, a
- * search is not charged) and is replaced.
+ * Threads start when pages come and stop when the service is idle (`release`). A thread that dies
+ * fails its waiting pages with `internal_error` (a job's page is tried again, a search is not
+ * charged); the next page starts another.
  */
 export interface ParseThreadsOptions {
   count: number;
@@ -47,7 +50,10 @@ export interface ParseThreadsOptions {
 }
 
 export class ParseThreads implements SearchAnswerReader {
-  private readonly threads: Thread[] = [];
+  /** One slot a thread; empty until a page needs it, and again once `release` stopped it. */
+  private readonly slots: Array<Thread | undefined>;
+  /** Threads being stopped (released, or at close) and what follows a release: awaited by close. */
+  private readonly background = new Set<Promise<unknown>>();
   private readonly layoutWatch: Pick<LayoutWatch, 'record'> | undefined;
   private readonly logger: Logger;
   private readonly entry: URL;
@@ -56,15 +62,20 @@ export class ParseThreads implements SearchAnswerReader {
 
   constructor({ count, layoutWatch, logger, entry = new URL('./parse-thread-main.js', import.meta.url) }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
+    this.slots = Array.from({ length: count }, () => undefined);
     this.layoutWatch = layoutWatch;
     this.logger = logger;
     this.entry = entry;
-    for (let index = 0; index < count; index += 1) this.threads.push(this.start());
+  }
+
+  /** Threads running now. */
+  get running(): number {
+    return this.slots.filter(Boolean).length;
   }
 
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
-    const thread = this.threads.reduce((least, candidate) => (candidate.pending.size < least.pending.size ? candidate : least));
+    const thread = this.leastBusy();
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       if (thread.pending.size === 0) thread.worker.ref();
@@ -76,25 +87,70 @@ export class ParseThreads implements SearchAnswerReader {
     });
   }
 
+  /**
+   * Stops the threads that have no page waiting (the service's idle collection): a thread's heap, with
+   * the garbage of the pages it read, is its own, which the process's collection does not reach; the
+   * next page starts a thread again (its first pages read slower, until V8 has optimized the parser).
+   * `afterward` runs once they have stopped (glibc's free pages given back).
+   */
+  release(afterward?: () => void): void {
+    const stopped: Array<Promise<unknown>> = [];
+    for (const [index, thread] of this.slots.entries()) {
+      if (!thread || thread.pending.size > 0) continue;
+      this.slots[index] = undefined;
+      stopped.push(this.stop(thread));
+    }
+    if (stopped.length > 0 && afterward) this.track(Promise.all(stopped).then(afterward));
+  }
+
   /** Pages still waiting fail with `service_unavailable` at once; then the threads stop. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const thread of this.threads) this.failPending(thread, new AppError('service_unavailable', 'The service is shutting down'));
-    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
+    for (const [index, thread] of this.slots.entries()) {
+      if (!thread) continue;
+      this.slots[index] = undefined;
+      this.failPending(thread, new AppError('service_unavailable', 'The service is shutting down'));
+      this.stop(thread);
+    }
+    await Promise.all(this.background);
+  }
+
+  /** The running thread with the fewest pages waiting, or a new one in an empty slot when every running one has some. */
+  private leastBusy(): Thread {
+    let least: Thread | undefined;
+    for (const thread of this.slots) if (thread && (!least || thread.pending.size < least.pending.size)) least = thread;
+    if (least && least.pending.size === 0) return least;
+    const empty = this.slots.indexOf(undefined);
+    if (empty === -1) return least!;
+    const started = this.start();
+    this.slots[empty] = started;
+    return started;
+  }
+
+  private stop(thread: Thread): Promise<unknown> {
+    thread.stopping = true;
+    return this.track(thread.worker.terminate());
+  }
+
+  private track(work: Promise<unknown>): Promise<unknown> {
+    const tracked = work.catch((error: unknown) => this.logger.error({ err: error }, 'stopping a parse thread failed')).finally(() => this.background.delete(tracked));
+    this.background.add(tracked);
+    return tracked;
   }
 
   private start(): Thread {
     const worker = new Worker(this.entry);
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
-    const thread: Thread = { worker, pending: new Map() };
+    const thread: Thread = { worker, pending: new Map(), stopping: false };
     worker.on('message', (reply: ParseReply) => this.answer(thread, reply));
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
     worker.on('exit', (code) => {
-      if (this.closed) return;
-      this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; it is replaced');
+      if (thread.stopping) return;
+      this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
       this.failPending(thread, new AppError('internal_error', 'Internal error'));
-      this.threads[this.threads.indexOf(thread)] = this.start();
+      const index = this.slots.indexOf(thread);
+      if (index !== -1) this.slots[index] = undefined;
     });
     return thread;
   }

@@ -18,6 +18,8 @@ export interface Metering {
   allowances: QuotaAllowances | undefined;
   /** The results pages whose layout went unrecognized, per site. */
   layoutWatch: LayoutWatch;
+  /** The threads search pages are read in (absent when the service reads them on its main thread). */
+  parseThreads: ParseThreads | undefined;
   /** Stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client, its parse threads and the settler's connection. */
   close(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
     settlements,
     allowances,
     layoutWatch,
+    parseThreads,
     async close() {
       await admission.close();
       // Charges first (they debit the allowances), then the idle units go back.

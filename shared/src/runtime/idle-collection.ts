@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/create-logger.js';
+import type { ParseThreads } from '../market/parse-threads.js';
 import { fullGarbageCollection } from './full-garbage-collection.js';
 import { IdleCollector, timerSchedule } from './idle-collector.js';
 import { loadMallocTrim } from './malloc-trim.js';
@@ -9,9 +10,9 @@ const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
 /**
  * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's full collection,
  * which frees the pages' text and bodies, then glibc's free pages given back, where the native
- * helper was built (a process without it says so once, at its start).
+ * helper was built (a process without it says so once, at its start); idle parse threads stop.
  */
-export function idleCollection(idleMs: number, logger: Logger): IdleCollector | null {
+export function idleCollection(idleMs: number, logger: Logger, parseThreads?: Pick<ParseThreads, 'release'>): IdleCollector | null {
   if (idleMs === 0) return null;
   const collectGarbage = fullGarbageCollection();
   const mallocTrim = loadMallocTrim();
@@ -21,7 +22,10 @@ export function idleCollection(idleMs: number, logger: Logger): IdleCollector | 
     minGrowthBytes: MIN_GROWTH_BYTES,
     collect: () => {
       collectGarbage();
-      if ('trim' in mallocTrim) mallocTrim.trim();
+      const trim = 'trim' in mallocTrim ? () => mallocTrim.trim() : undefined;
+      trim?.();
+      // The parse threads' heaps are their own: idle ones stop, and what they freed is given back once they have.
+      parseThreads?.release(trim);
     },
     residentBytes: () => process.memoryUsage.rss(),
     schedule: timerSchedule(),
