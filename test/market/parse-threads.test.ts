@@ -27,8 +27,9 @@ const SEARCH_PAGES: Array<[file: string, site: MarketSite]> = [
   ['item_us_rtx5090.html', 'market.com'],
 ];
 
+/** An answer with a copy of `body` of its own: a read takes the body it is given. */
 function answerOf(body: Buffer | string, url = 'https://www.market.test/sch/i.html', status = 200) {
-  return { status, body: Buffer.isBuffer(body) ? body : Buffer.from(body), url, retryAfterSeconds: null, elapsedMs: 1 };
+  return { status, body: Buffer.from(body), url, retryAfterSeconds: null, elapsedMs: 1 };
 }
 
 /** A page as data: its rows, and which of them were read by structure (a set of the rows themselves). */
@@ -96,7 +97,7 @@ t.test("a refusal's Retry-After survives the thread", async (t) => {
   t.strictSame([error.error instanceof AppError, error.error.code, error.error.retryAfter], [true, 'upstream_rate_limited', 7]);
 });
 
-t.test('a thread that dies fails the pages waiting on it with internal_error; the next page starts another', async (t) => {
+t.test('a thread that dies fails the pages waiting on it with service_unavailable (retryable); the next page starts another', async (t) => {
   const { logger, lines } = capturedLogger();
   const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/exiting-parse-thread.mjs', import.meta.url) });
   t.teardown(() => threads.close());
@@ -105,7 +106,7 @@ t.test('a thread that dies fails the pages waiting on it with internal_error; th
   const dying = outcomeOf(() => threads.read(answerOf(page, 'https://www.market.test/sch/i.html?exit-thread'), 'market.com'));
   const behind = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
   for (const outcome of [await dying, await behind]) {
-    t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'internal_error', 'internal_error');
+    t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'service_unavailable', 'service_unavailable');
   }
   t.strictSame(
     lines.filter((line) => line.msg === 'a parse thread exited; the next page starts another').map((line) => [line.exitCode, line.pagesFailed]),
@@ -115,6 +116,23 @@ t.test('a thread that dies fails the pages waiting on it with internal_error; th
   const after = await threads.read(answerOf(page), 'market.com');
   t.equal(after.items.length, (await threads.read(answerOf(page), 'market.com')).items.length, 'the replacement reads pages');
   t.ok(after.items.length > 0);
+});
+
+t.test("a page's body is moved to its thread when the Buffer owns its memory, copied when it is a slice", async (t) => {
+  const { logger } = capturedLogger();
+  const threads = new ParseThreads({ count: 1, logger });
+  t.teardown(() => threads.close());
+  const saved = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
+  const owned = Buffer.alloc(saved.length);
+  saved.copy(owned);
+  const expected = shapeOf(interpretSearchAnswer(answerOf(saved), 'market.com'));
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: owned }, 'market.com')), expected, 'read');
+  t.equal(owned.length, 0, 'moved: the caller has it no more');
+  const pool = Buffer.alloc(saved.length + 100);
+  saved.copy(pool, 50);
+  const slice = pool.subarray(50, 50 + saved.length);
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: slice }, 'market.com')), expected, 'read');
+  t.equal(pool.length, saved.length + 100, 'copied: the larger buffer stays');
 });
 
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {

@@ -19,7 +19,10 @@ export interface Fetched<T> {
   upstreamMs: number;
 }
 
-/** Reads a fetched search answer into a parsed page (the error it amounts to, rejected): on the calling thread, or in parse threads (parse-threads.ts). */
+/**
+ * Reads a fetched search answer into a parsed page (the error it amounts to, rejected): on the calling
+ * thread, or in parse threads (parse-threads.ts), which take the answer's body.
+ */
 export interface SearchAnswerReader {
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage>;
 }

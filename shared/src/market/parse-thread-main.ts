@@ -9,6 +9,8 @@ import type { ParseReply, ParseRequest } from './parse-threads.js';
  * unrecognized layout, what the layout watch is to be told on the calling thread.
  */
 const port = parentPort!;
+// A request that cannot be read leaves a page unanswered: the thread exits, and its pages fail on the calling thread.
+port.on('messageerror', () => process.exit(1));
 port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseRequest) => {
   let layout: ParseReply['layout'];
   const watch = { record: (_site: unknown, rowClasses: string | null) => (layout = { rowClasses }) };

@@ -31,16 +31,6 @@ interface Thread {
   stopping: boolean;
 }
 
-/**
- * Search answers read in worker threads (`MarketClient`'s reader where `API_PARSE_THREADS` or
- * `JOBS_PARSE_THREADS` is above 0). A page's parse is tens of milliseconds of CPU in one piece: on the
- * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
- * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
- * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
- * Threads start when pages come and stop when the service is idle (`release`). A thread that dies
- * fails its waiting pages with `internal_error` (a job's page is tried again, a search is not
- * charged); the next page starts another.
- */
 export interface ParseThreadsOptions {
   count: number;
   layoutWatch?: Pick<LayoutWatch, 'record'> | undefined;
@@ -49,6 +39,17 @@ export interface ParseThreadsOptions {
   entry?: URL;
 }
 
+/**
+ * Search answers read in worker threads (`MarketClient`'s reader where `API_PARSE_THREADS` or
+ * `JOBS_PARSE_THREADS` is above 0). A page's parse is tens of milliseconds of CPU in one piece: on the
+ * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
+ * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
+ * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
+ * Threads start when pages come and stop when the service is idle (`release`). A thread that dies
+ * fails its waiting pages with `service_unavailable` (retryable: a job's page is tried again, a
+ * search is answered 503 and not charged); the next page starts another. A page the parser cannot
+ * read is `internal_error`, as on the calling thread (a bug: the same page would fail again).
+ */
 export class ParseThreads implements SearchAnswerReader {
   /** One slot a thread; empty until a page needs it, and again once `release` stopped it. */
   private readonly slots: Array<Thread | undefined>;
@@ -73,17 +74,27 @@ export class ParseThreads implements SearchAnswerReader {
     return this.slots.filter(Boolean).length;
   }
 
+  /**
+   * Takes the answer's body: moved to the thread where the Buffer owns its memory whole (the caller's
+   * Buffer is then empty), else the page's bytes alone copied and moved, never the rest of a pool.
+   */
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
     const thread = this.leastBusy();
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
+      const { body: bytes } = answer;
+      const ownsMemory = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+      const body = ownsMemory ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
+      const request: ParseRequest = { id, status: answer.status, body, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
+      try {
+        thread.worker.postMessage(request, [body.buffer as ArrayBuffer]);
+      } catch (error) {
+        reject(new AppError('internal_error', 'Internal error', { cause: error }));
+        return;
+      }
       if (thread.pending.size === 0) thread.worker.ref();
       thread.pending.set(id, { resolve, reject, site });
-      // The fetcher's buffer may be a slice of a larger one: the page's bytes alone are copied once, then moved.
-      const body = new Uint8Array(answer.body);
-      const request: ParseRequest = { id, status: answer.status, body, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
-      thread.worker.postMessage(request, [body.buffer]);
     });
   }
 
@@ -145,10 +156,15 @@ export class ParseThreads implements SearchAnswerReader {
     const thread: Thread = { worker, pending: new Map(), stopping: false };
     worker.on('message', (reply: ParseReply) => this.answer(thread, reply));
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
+    // A reply that cannot be read leaves a page unanswered whose id is unknown: the thread goes, failing its pages.
+    worker.on('messageerror', (error) => {
+      this.logger.error({ err: error }, "a parse thread's answer could not be read; the thread is stopped");
+      this.track(worker.terminate());
+    });
     worker.on('exit', (code) => {
       if (thread.stopping) return;
       this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
-      this.failPending(thread, new AppError('internal_error', 'Internal error'));
+      this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
       const index = this.slots.indexOf(thread);
       if (index !== -1) this.slots[index] = undefined;
     });

@@ -20,7 +20,7 @@ export interface Metering {
   layoutWatch: LayoutWatch;
   /** The threads search pages are read in (absent when the service reads them on its main thread). */
   parseThreads: ParseThreads | undefined;
-  /** Stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client, its parse threads and the settler's connection. */
+  /** Stops the parse threads, stops renewing permits, settles what this process holds, gives back its allowances' idle units, closes the marketplace client and the settler's connection. */
   close(): Promise<void>;
 }
 
@@ -66,12 +66,13 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
     layoutWatch,
     parseThreads,
     async close() {
+      // A page still being read fails first (service_unavailable): its permits go back to an admission still open.
+      await parseThreads?.close();
       await admission.close();
       // Charges first (they debit the allowances), then the idle units go back.
       await settlements.close();
       await allowances?.close();
       await market.close();
-      await parseThreads?.close();
       await closeRedis(settlementReader, readerConnected);
     },
   };

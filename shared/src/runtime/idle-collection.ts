@@ -10,27 +10,36 @@ const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
 /**
  * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's full collection,
  * which frees the pages' text and bodies, then glibc's free pages given back, where the native
- * helper was built (a process without it says so once, at its start); idle parse threads stop.
+ * helper was built (a process without it says so once, at its start); and idle parse threads stop.
  */
 export function idleCollection(idleMs: number, logger: Logger, parseThreads?: Pick<ParseThreads, 'release'>): IdleCollector | null {
   if (idleMs === 0) return null;
   const collectGarbage = fullGarbageCollection();
   const mallocTrim = loadMallocTrim();
   if ('unavailable' in mallocTrim) logger.warn({ reason: mallocTrim.unavailable }, "glibc's free memory is not given back after an idle collection");
-  return new IdleCollector({
+  const collector: IdleCollector = new IdleCollector({
     idleMs,
     minGrowthBytes: MIN_GROWTH_BYTES,
     collect: () => {
       collectGarbage();
-      const trim = 'trim' in mallocTrim ? () => mallocTrim.trim() : undefined;
-      trim?.();
-      // The parse threads' heaps are their own: idle ones stop, and what they freed is given back once they have.
-      parseThreads?.release(trim);
+      if ('trim' in mallocTrim) mallocTrim.trim();
     },
+    // The parse threads' heaps are their own, which the collection does not reach, and a thread's heap
+    // is not seen in the growth until it is gone: idle threads stop at every idle moment, and glibc gives
+    // back what they freed once they have stopped, unless work has come meanwhile.
+    ...(parseThreads
+      ? {
+          onIdle: () =>
+            parseThreads.release(() => {
+              if (collector.isIdle && 'trim' in mallocTrim) mallocTrim.trim();
+            }),
+        }
+      : {}),
     residentBytes: () => process.memoryUsage.rss(),
     schedule: timerSchedule(),
     onCollected: ({ beforeBytes, afterBytes, pauseMs }) =>
       logger.debug({ residentMbBefore: Math.round(beforeBytes / 1048576), residentMbAfter: Math.round(afterBytes / 1048576), pauseMs: Math.round(pauseMs) }, 'idle garbage collection'),
     now: () => performance.now(),
   });
+  return collector;
 }

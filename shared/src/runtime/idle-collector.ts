@@ -11,6 +11,8 @@ export interface IdleCollectorOptions {
   minGrowthBytes: number;
   /** The collection: V8's garbage, then what the allocator holds free (idle-collection.ts). */
   collect: () => void;
+  /** Runs at every idle moment after the collection (if one was made), grown or not: the parse threads stop there. */
+  onIdle?: () => void;
   /** The process's resident memory, in bytes. */
   residentBytes: () => number;
   schedule: Schedule;
@@ -75,9 +77,19 @@ export class IdleCollector {
     this.cancelWait = null;
   }
 
+  /** Whether no work is in flight now. */
+  get isIdle(): boolean {
+    return this.inFlight === 0;
+  }
+
   private idle(): void {
     this.cancelWait = null;
     if (this.inFlight > 0 || this.closed) return;
+    this.collectIfGrown();
+    this.options.onIdle?.();
+  }
+
+  private collectIfGrown(): void {
     const beforeBytes = this.options.residentBytes();
     // The first idle moment always collects: what the start left (modules loaded, documents made) is garbage too.
     if (this.baselineBytes !== null && beforeBytes - this.baselineBytes < this.options.minGrowthBytes) return;

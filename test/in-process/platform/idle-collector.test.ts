@@ -34,7 +34,7 @@ function manualSchedule() {
 
 /** A collector over a simulated resident size: each collection brings it down to `afterCollection`, and takes 30 ms. */
 function collectorWith({ minGrowthBytes = 16 * MB } = {}) {
-  const state = { resident: 200 * MB, afterCollection: 140 * MB, collections: 0, clock: 0 };
+  const state = { resident: 200 * MB, afterCollection: 140 * MB, collections: 0, clock: 0, idleMoments: [] as Array<{ collections: number; idle: boolean }> };
   const timers = manualSchedule();
   const reports: Array<{ beforeBytes: number; afterBytes: number; pauseMs: number }> = [];
   const collector = new IdleCollector({
@@ -45,6 +45,7 @@ function collectorWith({ minGrowthBytes = 16 * MB } = {}) {
       state.clock += 30;
       state.resident = state.afterCollection;
     },
+    onIdle: () => state.idleMoments.push({ collections: state.collections, idle: collector.isIdle }),
     residentBytes: () => state.resident,
     schedule: timers.schedule,
     onCollected: (figures) => reports.push(figures),
@@ -104,6 +105,26 @@ t.test('after the first collection, another comes only once the process has grow
   collector.begin()();
   timers.runAll();
   t.equal(state.collections, 2, 'grown by the minimum: collected');
+});
+
+t.test('onIdle runs at every idle moment, after the collection when one is made, and not while work is in flight', async (t) => {
+  const { collector, state, timers } = collectorWith({ minGrowthBytes: 16 * MB });
+  const end = collector.begin();
+  t.equal(collector.isIdle, false, 'work in flight');
+  end();
+  t.equal(collector.isIdle, true);
+  timers.runAll();
+  state.resident = 140 * MB + 1 * MB;
+  collector.begin()();
+  timers.runAll();
+  t.strictSame(state.idleMoments, [
+    { collections: 1, idle: true },
+    { collections: 1, idle: true },
+  ], 'after the first collection; then at a moment too little grown to collect');
+  const working = collector.begin();
+  timers.runAll();
+  t.equal(state.idleMoments.length, 2, 'no idle moment while work is in flight');
+  working();
 });
 
 t.test('its totals count each collection, what it gave back (a collection that gave none back counts 0) and its pause', async (t) => {
