@@ -147,6 +147,12 @@ export function rssMb(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** The threads of a process now (Node's own, libuv's pool, and any worker threads), from /proc. */
+export function threadsOf(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/Threads:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
 /**
  * Messages a process has sent to a server so far: the data segments (`ss -ti`'s data_segs_out) of its
  * TCP connections to that port. A client writes each request (a command, a pipeline, an HTTP call)

@@ -1,7 +1,7 @@
 import { jobPageQuery } from '@comps/shared/contract/job';
 import { buildSearchUrl } from '@comps/shared/market/search-url';
 import { availableParallelism } from 'node:os';
-import { cpuMs, log, rssMb, runBench, segmentsSent, stackProcessesOf, startBenchStack, startCpuCount, verdict } from './bench-stack.js';
+import { cpuMs, log, memoryBreakdown, rssMb, runBench, threadsOf, segmentsSent, stackProcessesOf, startBenchStack, startCpuCount, verdict } from './bench-stack.js';
 
 /**
  * `npm run bench:jobs`: a 100-page job (200 items a page) against the simulator at zero latency,
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     // What each holds once idle: after its idle collection (API_IDLE_GC_MS, JOBS_IDLE_GC_MS: 10 s by default).
     await new Promise((resolve) => setTimeout(resolve, 12_000));
     const idle = { api: rssMb(pids.api), jobs: rssMb(pids.jobs) };
+    const jobsIdleBreakdown = await memoryBreakdown(stack.ports.jobsInternal);
 
     log(`\nA ${job.progress.pagesFetched}-page job, 200 items a page, simulator pages of a real page's size at zero latency, rendered beforehand (${job.status})`);
     log(`pages per second: ${pagesPerSecond.toFixed(1)} (${job.progress.pagesFetched} pages in ${seconds.toFixed(1)} s; goal ≥ 20) ${verdict(pagesPerSecond >= 20)}`);
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
       const growth = peak[name] - before[name];
       log(`${name} resident memory during the download: ${before[name].toFixed(0)} MB before, ${peak[name].toFixed(0)} MB at most: +${growth.toFixed(1)} MB (goal < 50 MB) ${verdict(growth < 50)}; 12 s after it: ${idle[name].toFixed(0)} MB`);
     }
+    // The main thread's heap (a parse thread's is its own, and stopped by then), and the process's threads.
+    log(`  jobs 12 s after: ${jobsIdleBreakdown}; ${threadsOf(pids.jobs)} threads`);
   } finally {
     await bench.stop();
   }
