@@ -144,7 +144,7 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   private track(work: Promise<unknown>): Promise<unknown> {
-    const tracked = work.catch((error: unknown) => this.logger.error({ err: error }, 'stopping a parse thread failed')).finally(() => this.background.delete(tracked));
+    const tracked = work.catch((error: unknown) => this.logger.error({ err: error }, 'stopping parse threads, or what follows, failed')).finally(() => this.background.delete(tracked));
     this.background.add(tracked);
     return tracked;
   }
