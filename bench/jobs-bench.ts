@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     ] as const;
     const sentBefore = links.map(([, pid, port]) => segmentsSent(pid, port));
     const jobsThreadBefore = cpuMs(jobsProcess.pid, { mainThreadOnly: true });
+    const jobsThreadsBefore = threadsOf(jobsProcess.pid);
     const posted = performance.now();
     const created = await fetch(`${stack.baseUrl}/v1/scrape/max`, {
       method: 'POST',
@@ -103,8 +104,8 @@ async function main(): Promise<void> {
       const growth = peak[name] - before[name];
       log(`${name} resident memory during the download: ${before[name].toFixed(0)} MB before, ${peak[name].toFixed(0)} MB at most: +${growth.toFixed(1)} MB (goal < 50 MB) ${verdict(growth < 50)}; 12 s after it: ${idle[name].toFixed(0)} MB`);
     }
-    // The main thread's heap (a parse thread's is its own, and stopped by then), and the process's threads.
-    log(`  jobs 12 s after: ${jobsIdleBreakdown}; ${threadsOf(pids.jobs)} threads`);
+    // The main thread's heap (a parse thread's is its own, and stopped by then), and the process's threads against before the job.
+    log(`  jobs 12 s after the download: ${jobsIdleBreakdown}; ${threadsOf(pids.jobs)} threads (${jobsThreadsBefore} before the job)`);
   } finally {
     await bench.stop();
   }

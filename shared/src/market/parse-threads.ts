@@ -46,9 +46,10 @@ export interface ParseThreadsOptions {
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
  * Threads start when pages come and stop when the service is idle (`release`). A thread that dies
- * fails its waiting pages with `service_unavailable` (retryable: a job's page is tried again, a
- * search is answered 503 and not charged); the next page starts another. A page the parser cannot
- * read is `internal_error`, as on the calling thread (a bug: the same page would fail again).
+ * (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
+ * `service_unavailable` (retryable: a job's page is tried again, a search is answered 503 and not
+ * charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
+ * calling thread (a bug: the same page would fail again).
  */
 export class ParseThreads implements SearchAnswerReader {
   /** One slot a thread; empty until a page needs it, and again once `release` stopped it. */
@@ -159,16 +160,22 @@ export class ParseThreads implements SearchAnswerReader {
     // A reply that cannot be read leaves a page unanswered whose id is unknown: the thread goes, failing its pages.
     worker.on('messageerror', (error) => {
       this.logger.error({ err: error }, "a parse thread's answer could not be read; the thread is stopped");
+      // No new page goes to it; its exit fails those it has.
+      this.vacate(thread);
       this.track(worker.terminate());
     });
     worker.on('exit', (code) => {
       if (thread.stopping) return;
       this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
       this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
-      const index = this.slots.indexOf(thread);
-      if (index !== -1) this.slots[index] = undefined;
+      this.vacate(thread);
     });
     return thread;
+  }
+
+  private vacate(thread: Thread): void {
+    const index = this.slots.indexOf(thread);
+    if (index !== -1) this.slots[index] = undefined;
   }
 
   private answer(thread: Thread, reply: ParseReply): void {

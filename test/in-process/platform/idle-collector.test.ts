@@ -117,14 +117,24 @@ t.test('onIdle runs at every idle moment, after the collection when one is made,
   state.resident = 140 * MB + 1 * MB;
   collector.begin()();
   timers.runAll();
-  t.strictSame(state.idleMoments, [
-    { collections: 1, idle: true },
-    { collections: 1, idle: true },
-  ], 'after the first collection; then at a moment too little grown to collect');
+  t.strictSame(
+    state.idleMoments,
+    [
+      { collections: 1, idle: true },
+      { collections: 1, idle: true },
+    ],
+    'after the first collection; then at a moment too little grown to collect',
+  );
+  collector.begin()();
+  const [due] = [...timers.pending];
   const working = collector.begin();
-  timers.runAll();
+  // The wait was already due when the work came: its run must see the work in flight.
+  due!.run();
   t.equal(state.idleMoments.length, 2, 'no idle moment while work is in flight');
   working();
+  collector.close();
+  timers.runAll();
+  t.equal(state.idleMoments.length, 2, 'none once closed');
 });
 
 t.test('its totals count each collection, what it gave back (a collection that gave none back counts 0) and its pause', async (t) => {
