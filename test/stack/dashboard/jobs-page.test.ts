@@ -1,6 +1,9 @@
 import t from 'tap';
+import type { Usage } from '@comps/shared/contract/usage';
+import { setLimitsInForce } from '../../helpers/accounts-client.js';
 import { launchBrowser, openPage, saveScreenshot } from '../../helpers/browser.js';
 import { createKeyInBrowser, FormClient, signUpInBrowser, uniqueEmail } from '../../helpers/dashboard.js';
+import { request } from '../../helpers/http-client.js';
 import { createJob, waitForJob } from '../../helpers/jobs.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 
@@ -14,6 +17,9 @@ t.test('the jobs page lists the workspace\'s jobs with status and progress, and 
   t.ok(await page.getByText('No jobs in the last 24 hours.').isVisible(), 'none at first');
 
   const apiKey = await createKeyInBrowser(page, 'jobs');
+  // A free workspace may call ten times a minute: polling the job on a slow machine went past that.
+  const { workspaceId } = (await request<Usage>(stack.baseUrl, '/usage', { apiKey })).body;
+  await setLimitsInForce(stack, { workspaceId, apiKey }, { rateLimit: 1000 });
   const created = await createJob(stack, apiKey, { keyword: 'vintage camera', maxPages: 2, count: 20 });
   t.equal(created.status, 202, 'a job is started with the key');
   const job = await waitForJob(stack, apiKey, created.body.jobId);
