@@ -25,11 +25,21 @@ export type ParseReply = ({ id: number; page: ParsedSearchPage } | { id: number;
 
 interface Thread {
   worker: Worker;
-  /** Requests sent to it and not answered yet. */
-  pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite }>;
+  /** Requests sent to it and not answered yet, in the order sent: a thread reads them in that order, so the first is the one it is reading. */
+  pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite; url: string }>;
   /** Stopped on purpose: its exit is no failure. */
   stopping: boolean;
+  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits. */
+  deadline: NodeJS.Timeout | undefined;
 }
+
+/**
+ * The longest a thread may read one page. A page takes 3–40 ms (bench:parse, bench:jobs) and a
+ * thread's start well under a second; a page still unread after this has met a bug that never ends
+ * (a loop), which would otherwise hold its page and those behind it for good, in a process that
+ * looks healthy: on the calling thread the same bug would stop the whole process, loudly.
+ */
+const PAGE_DEADLINE_MS = 10_000;
 
 export interface ParseThreadsOptions {
   count: number;
@@ -37,6 +47,8 @@ export interface ParseThreadsOptions {
   logger: Logger;
   /** The threads' module (tests give one that can be made to die). */
   entry?: URL;
+  /** The longest a thread may read one page (tests give a shorter one). */
+  pageDeadlineMs?: number;
 }
 
 /**
@@ -49,7 +61,8 @@ export interface ParseThreadsOptions {
  * (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
  * `service_unavailable` (retryable: a job's page is tried again, a search is answered 503 and not
  * charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
- * calling thread (a bug: the same page would fail again).
+ * calling thread (a bug: the same page would fail again); so is a page still unread after its
+ * deadline, whose thread is then stopped (the pages behind it fail as when a thread dies).
  */
 export class ParseThreads implements SearchAnswerReader {
   /** One slot a thread; empty until a page needs it, and again once `release` stopped it. */
@@ -59,15 +72,17 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly layoutWatch: Pick<LayoutWatch, 'record'> | undefined;
   private readonly logger: Logger;
   private readonly entry: URL;
+  private readonly pageDeadlineMs: number;
   private nextId = 0;
   private closed = false;
 
-  constructor({ count, layoutWatch, logger, entry = new URL('./parse-thread-main.js', import.meta.url) }: ParseThreadsOptions) {
+  constructor({ count, layoutWatch, logger, entry = new URL('./parse-thread-main.js', import.meta.url), pageDeadlineMs = PAGE_DEADLINE_MS }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
     this.slots = Array.from({ length: count }, () => undefined);
     this.layoutWatch = layoutWatch;
     this.logger = logger;
     this.entry = entry;
+    this.pageDeadlineMs = pageDeadlineMs;
   }
 
   /** Threads running now. */
@@ -95,7 +110,8 @@ export class ParseThreads implements SearchAnswerReader {
         return;
       }
       if (thread.pending.size === 0) thread.worker.ref();
-      thread.pending.set(id, { resolve, reject, site });
+      thread.pending.set(id, { resolve, reject, site, url: answer.url });
+      if (thread.pending.size === 1) this.armDeadline(thread);
     });
   }
 
@@ -141,7 +157,27 @@ export class ParseThreads implements SearchAnswerReader {
 
   private stop(thread: Thread): Promise<unknown> {
     thread.stopping = true;
+    clearTimeout(thread.deadline);
     return this.track(thread.worker.terminate());
+  }
+
+  /** The first page waiting is the one the thread reads now: it has until the deadline (none while nothing waits). */
+  private armDeadline(thread: Thread): void {
+    clearTimeout(thread.deadline);
+    thread.deadline = thread.pending.size === 0 ? undefined : setTimeout(() => this.overran(thread), this.pageDeadlineMs).unref();
+  }
+
+  /** The page being read had its time: it fails as a bug does, the thread is stopped, and the pages behind it fail as when a thread dies. */
+  private overran(thread: Thread): void {
+    const [reading] = thread.pending.entries();
+    if (!reading) return;
+    const [id, waiter] = reading;
+    this.logger.error({ url: waiter.url, deadlineMs: this.pageDeadlineMs, pagesFailed: thread.pending.size }, 'a parse thread did not read a page in time; the thread is stopped');
+    thread.pending.delete(id);
+    waiter.reject(new AppError('internal_error', 'Internal error'));
+    this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
+    this.vacate(thread);
+    this.stop(thread);
   }
 
   private track(work: Promise<unknown>): Promise<unknown> {
@@ -154,7 +190,7 @@ export class ParseThreads implements SearchAnswerReader {
     const worker = new Worker(this.entry);
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), stopping: false };
+    const thread: Thread = { worker, pending: new Map(), stopping: false, deadline: undefined };
     worker.on('message', (reply: ParseReply) => this.answer(thread, reply));
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
     // A reply that cannot be read leaves a page unanswered whose id is unknown: the thread goes, failing its pages.
@@ -167,6 +203,7 @@ export class ParseThreads implements SearchAnswerReader {
     worker.on('exit', (code) => {
       if (thread.stopping) return;
       this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
+      clearTimeout(thread.deadline);
       this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
       this.vacate(thread);
     });
@@ -183,6 +220,8 @@ export class ParseThreads implements SearchAnswerReader {
     if (!waiter) return;
     thread.pending.delete(reply.id);
     if (thread.pending.size === 0) thread.worker.unref();
+    // The next page waiting is read from now on.
+    this.armDeadline(thread);
     if ('page' in reply) return waiter.resolve(reply.page);
     if (reply.layout) this.layoutWatch?.record(waiter.site, reply.layout.rowClasses);
     if (reply.failure) this.logger.error({ err: { message: reply.failure } }, 'a parse thread could not read a page');
