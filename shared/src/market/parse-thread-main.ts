@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors/app-error.js';
 import { interpretSearchAnswer } from './interpret-answer.js';
-import type { ParseReply, ParseRequest } from './parse-threads.js';
+import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-threads.js';
 
 /**
  * A parse thread (parse-threads.ts): reads each search answer it is sent as the calling thread would
@@ -27,3 +27,5 @@ port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseReq
   }
   port.postMessage(layout ? { ...reply, layout } : reply);
 });
+// Every module is loaded: the pages' deadlines run from here.
+port.postMessage(THREAD_READY);

@@ -23,19 +23,26 @@ export type ParseReply = ({ id: number; page: ParsedSearchPage } | { id: number;
   layout?: { rowClasses: string | null };
 };
 
+/** What a thread says once its module has loaded, before it reads a page. */
+export const THREAD_READY = 'ready';
+
+type ThreadMessage = ParseReply | typeof THREAD_READY;
+
 interface Thread {
   worker: Worker;
   /** Requests sent to it and not answered yet, in the order sent: a thread reads them in that order, so the first is the one it is reading. */
   pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite; url: string }>;
   /** Stopped on purpose: its exit is no failure. */
   stopping: boolean;
-  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits. */
+  /** Its module has loaded: its pages' deadlines run from then (a thread's start is not a page's time). */
+  ready: boolean;
+  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits and the thread is ready. */
   deadline: NodeJS.Timeout | undefined;
 }
 
 /**
- * The longest a thread may read one page. A page takes 3–40 ms (bench:parse, bench:jobs) and a
- * thread's start well under a second; a page still unread after this has met a bug that never ends
+ * The longest a thread may read one page, from when it begins it. A page takes 3–40 ms (bench:parse,
+ * bench:jobs); a page still unread after this has met a bug that never ends
  * (a loop), which would otherwise hold its page and those behind it for good, in a process that
  * looks healthy: on the calling thread the same bug would stop the whole process, loudly.
  */
@@ -161,10 +168,10 @@ export class ParseThreads implements SearchAnswerReader {
     return this.track(thread.worker.terminate());
   }
 
-  /** The first page waiting is the one the thread reads now: it has until the deadline (none while nothing waits). */
+  /** The first page waiting is the one the thread reads now: it has until the deadline (none while nothing waits, or before the thread is ready). */
   private armDeadline(thread: Thread): void {
     clearTimeout(thread.deadline);
-    thread.deadline = thread.pending.size === 0 ? undefined : setTimeout(() => this.overran(thread), this.pageDeadlineMs).unref();
+    thread.deadline = thread.ready && thread.pending.size > 0 ? setTimeout(() => this.overran(thread), this.pageDeadlineMs).unref() : undefined;
   }
 
   /** The page being read had its time: it fails as a bug does, the thread is stopped, and the pages behind it fail as when a thread dies. */
@@ -190,13 +197,19 @@ export class ParseThreads implements SearchAnswerReader {
     const worker = new Worker(this.entry);
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), stopping: false, deadline: undefined };
-    worker.on('message', (reply: ParseReply) => this.answer(thread, reply));
+    const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, deadline: undefined };
+    worker.on('message', (message: ThreadMessage) => {
+      if (message !== THREAD_READY) return this.answer(thread, message);
+      thread.ready = true;
+      this.armDeadline(thread);
+    });
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
     // A reply that cannot be read leaves a page unanswered whose id is unknown: the thread goes, failing its pages.
     worker.on('messageerror', (error) => {
       this.logger.error({ err: error }, "a parse thread's answer could not be read; the thread is stopped");
-      // No new page goes to it; its exit fails those it has.
+      // No new page goes to it; its exit fails those it has (not the deadline meanwhile: this is no overrun).
+      clearTimeout(thread.deadline);
+      thread.ready = false;
       this.vacate(thread);
       this.track(worker.terminate());
     });
