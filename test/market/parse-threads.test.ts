@@ -49,6 +49,15 @@ function capturedLogger() {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
+/** A saved results page the thread tests read. */
+const PAGE = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
+
+/** One thread of a test helper module (test/helpers), with a captured log. */
+function helperThread(helper: string, options: { pageDeadlineMs?: number } = {}) {
+  const { logger, lines } = capturedLogger();
+  return { threads: new ParseThreads({ count: 1, logger, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options }), lines };
+}
+
 async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
   try {
     return { value: await reading() };
@@ -98,13 +107,11 @@ t.test("a refusal's Retry-After survives the thread", async (t) => {
 });
 
 t.test('a thread that dies fails the pages waiting on it with service_unavailable (retryable); the next page starts another', async (t) => {
-  const { logger, lines } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/exiting-parse-thread.mjs', import.meta.url) });
+  const { threads, lines } = helperThread('exiting-parse-thread.mjs');
   t.teardown(() => threads.close());
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
-  t.equal((await threads.read(answerOf(page), 'market.com')).items.length > 0, true, 'a page read before');
-  const dying = outcomeOf(() => threads.read(answerOf(page, 'https://www.market.test/sch/i.html?exit-thread'), 'market.com'));
-  const behind = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
+  t.equal((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, true, 'a page read before');
+  const dying = outcomeOf(() => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?exit-thread'), 'market.com'));
+  const behind = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   for (const outcome of [await dying, await behind]) {
     t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'service_unavailable', 'service_unavailable');
   }
@@ -113,27 +120,26 @@ t.test('a thread that dies fails the pages waiting on it with service_unavailabl
     [[3, 2]],
     'logged once, with its exit code and the pages it failed',
   );
-  const after = await threads.read(answerOf(page), 'market.com');
-  t.equal(after.items.length, (await threads.read(answerOf(page), 'market.com')).items.length, 'the replacement reads pages');
+  const after = await threads.read(answerOf(PAGE), 'market.com');
+  t.equal(after.items.length, (await threads.read(answerOf(PAGE), 'market.com')).items.length, 'the replacement reads pages');
   t.ok(after.items.length > 0);
 });
 
 t.test('a page still unread at its deadline is internal_error, its thread is stopped, the pages behind it are service_unavailable; the next page starts another', async (t) => {
-  const { logger, lines } = capturedLogger();
   const pageDeadlineMs = 2000;
-  const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/stalling-parse-thread.mjs', import.meta.url), pageDeadlineMs });
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
-  t.ok((await threads.read(answerOf(page), 'market.com')).items.length > 0, 'a page read before');
+  const { threads, lines } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
+  t.teardown(() => threads.close());
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'a page read before');
   const started = performance.now();
-  const hanging = outcomeOf(() => threads.read(answerOf(page, 'https://www.market.test/sch/i.html?hang-thread'), 'market.com'));
-  const behind = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
+  const hanging = outcomeOf(() => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?hang-thread'), 'market.com'));
+  const behind = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   const stuck = await hanging;
   t.ok('error' in stuck && stuck.error instanceof AppError && stuck.error.code === 'internal_error', 'the page being read: internal_error');
   t.ok(performance.now() - started >= pageDeadlineMs - 1, 'once its deadline passed');
   const queued = await behind;
   t.ok('error' in queued && queued.error instanceof AppError && queued.error.code === 'service_unavailable', 'the page behind it: service_unavailable');
   t.equal(threads.running, 0, 'the thread was stopped');
-  t.ok((await threads.read(answerOf(page), 'market.com')).items.length > 0, 'the next page starts a thread that reads it');
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page starts a thread that reads it');
   t.equal(threads.running, 1);
   // Closing waits for the stopped thread's exit too: only then is it known that its stop logged nothing more.
   await threads.close();
@@ -145,26 +151,22 @@ t.test('a page still unread at its deadline is internal_error, its thread is sto
 });
 
 t.test("the deadline is each page's own, from when its thread begins to read it: a queue longer than one deadline is read", async (t) => {
-  const { logger, lines } = capturedLogger();
   const pageDeadlineMs = 2000;
-  const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/stalling-parse-thread.mjs', import.meta.url), pageDeadlineMs });
+  const { threads, lines } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
   t.teardown(() => threads.close());
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
   const started = performance.now();
-  const pages = await Promise.all(Array.from({ length: 6 }, () => threads.read(answerOf(page, 'https://www.market.test/sch/i.html?slow-thread'), 'market.com')));
+  const pages = await Promise.all(Array.from({ length: 6 }, () => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?slow-thread'), 'market.com')));
   t.ok(performance.now() - started > 3000, 'six pages of 500 ms: longer than one deadline');
   t.equal(pages.filter((read) => read.items.length > 0).length, 6, 'all read');
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 
 t.test("a thread's start is not its first page's time: the deadline runs once its modules have loaded", async (t) => {
-  const { logger, lines } = capturedLogger();
   const pageDeadlineMs = 1000;
-  const threads = new ParseThreads({ count: 1, logger, entry: new URL('../helpers/slow-start-parse-thread.mjs', import.meta.url), pageDeadlineMs });
+  const { threads, lines } = helperThread('slow-start-parse-thread.mjs', { pageDeadlineMs });
   t.teardown(() => threads.close());
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
   const started = performance.now();
-  t.ok((await threads.read(answerOf(page), 'market.com')).items.length > 0, 'read');
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'read');
   t.ok(performance.now() - started > 1500, 'after the 1.5 s start, longer than the deadline');
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
@@ -173,30 +175,28 @@ t.test("a page's body is moved to its thread when the Buffer owns its memory, co
   const { logger } = capturedLogger();
   const threads = new ParseThreads({ count: 1, logger });
   t.teardown(() => threads.close());
-  const saved = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
-  const owned = Buffer.alloc(saved.length);
-  saved.copy(owned);
-  const expected = shapeOf(interpretSearchAnswer(answerOf(saved), 'market.com'));
+  const owned = Buffer.alloc(PAGE.length);
+  PAGE.copy(owned);
+  const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
   t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: owned }, 'market.com')), expected, 'read');
   t.equal(owned.length, 0, 'moved: the caller has it no more');
-  const pool = Buffer.alloc(saved.length + 100);
-  saved.copy(pool, 50);
-  const slice = pool.subarray(50, 50 + saved.length);
+  const pool = Buffer.alloc(PAGE.length + 100);
+  PAGE.copy(pool, 50);
+  const slice = pool.subarray(50, 50 + PAGE.length);
   t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: slice }, 'market.com')), expected, 'read');
-  t.equal(pool.length, saved.length + 100, 'copied: the larger buffer stays');
+  t.equal(pool.length, PAGE.length + 100, 'copied: the larger buffer stays');
 });
 
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {
   const { logger, lines } = capturedLogger();
   const threads = new ParseThreads({ count: 2, logger });
   t.teardown(() => threads.close());
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
   t.equal(threads.running, 0, 'none before a page');
-  await threads.read(answerOf(page), 'market.com');
+  await threads.read(answerOf(PAGE), 'market.com');
   t.equal(threads.running, 1, 'one page, read alone: one thread');
-  await Promise.all([threads.read(answerOf(page), 'market.com'), threads.read(answerOf(page), 'market.com')]);
+  await Promise.all([threads.read(answerOf(PAGE), 'market.com'), threads.read(answerOf(PAGE), 'market.com')]);
   t.equal(threads.running, 2, 'two pages at once: two threads');
-  const waiting = threads.read(answerOf(page), 'market.com');
+  const waiting = threads.read(answerOf(PAGE), 'market.com');
   let released = 0;
   const afterward = new Promise<void>((resolve) => threads.release(() => resolve(void (released += 1))));
   t.equal(threads.running, 1, 'the thread reading a page is kept');
@@ -205,7 +205,7 @@ t.test('threads start when pages come; release stops those with no page waiting,
   t.equal(released, 1, 'what follows ran once the idle thread stopped');
   threads.release();
   t.equal(threads.running, 0, 'released, now idle too');
-  t.ok((await threads.read(answerOf(page), 'market.com')).items.length > 0, 'the next page starts a thread again');
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page starts a thread again');
   t.equal(threads.running, 1);
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'no error logged: the stops were asked for');
 });
@@ -213,12 +213,11 @@ t.test('threads start when pages come; release stops those with no page waiting,
 t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {
   const { logger } = capturedLogger();
   const threads = new ParseThreads({ count: 1, logger });
-  const page = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
-  const waiting = outcomeOf(() => threads.read(answerOf(page), 'market.com'));
+  const waiting = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   await threads.close();
   const outcome = await waiting;
   t.ok('error' in outcome && outcome.error instanceof AppError && outcome.error.code === 'service_unavailable', 'the waiting page: service_unavailable');
-  await t.rejects(threads.read(answerOf(page), 'market.com'), { code: 'service_unavailable' });
+  await t.rejects(threads.read(answerOf(PAGE), 'market.com'), { code: 'service_unavailable' });
 });
 
 t.test('a count that is not a whole number of threads is refused', async (t) => {

@@ -42,9 +42,9 @@ interface Thread {
 
 /**
  * The longest a thread may read one page, from when it begins it. A page takes 3–40 ms (bench:parse,
- * bench:jobs); a page still unread after this has met a bug that never ends
- * (a loop), which would otherwise hold its page and those behind it for good, in a process that
- * looks healthy: on the calling thread the same bug would stop the whole process, loudly.
+ * bench:jobs); a page still unread after this has met a bug that never ends (a loop), which would
+ * otherwise hold its page and those behind it for good, in a process that looks healthy: on the
+ * calling thread the same bug would stop the whole process, loudly.
  */
 const PAGE_DEADLINE_MS = 10_000;
 

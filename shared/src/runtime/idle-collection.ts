@@ -1,5 +1,4 @@
 import type { Logger } from '../logging/create-logger.js';
-import type { ParseThreads } from '../market/parse-threads.js';
 import { fullGarbageCollection } from './full-garbage-collection.js';
 import { IdleCollector, timerSchedule } from './idle-collector.js';
 import { loadMallocTrim } from './malloc-trim.js';
@@ -12,7 +11,7 @@ const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
  * which frees the pages' text and bodies, then glibc's free pages given back, where the native
  * helper was built (a process without it says so once, at its start); and idle parse threads stop.
  */
-export function idleCollection(idleMs: number, logger: Logger, parseThreads?: Pick<ParseThreads, 'release'>): IdleCollector | null {
+export function idleCollection(idleMs: number, logger: Logger, parseThreads?: { release(afterward?: () => void): void }): IdleCollector | null {
   if (idleMs === 0) return null;
   const collectGarbage = fullGarbageCollection();
   const mallocTrim = loadMallocTrim();
