@@ -1,27 +1,28 @@
 import type { Logger } from '../logging/create-logger.js';
 import { fullGarbageCollection } from './full-garbage-collection.js';
 import { IdleCollector, timerSchedule } from './idle-collector.js';
-import { loadMallocTrim } from './malloc-trim.js';
+import { loadNativeMemory } from './native-memory.js';
 
 /** Growth of the resident memory since the last idle collection below which another is not worth its pause. */
 const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
 
 /**
- * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's full collection,
- * which frees the pages' text and bodies, then glibc's free pages given back, where the native
- * helper was built (a process without it says so once, at its start); and idle parse threads stop.
+ * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's collection for a
+ * process short of memory, which frees the pages' text and bodies and shrinks the young generation a
+ * load grew, then glibc's free pages given back, where the native helper was built (a process
+ * without it says so once, at its start, and runs V8's plain full collection); and idle parse threads stop.
  */
 export function idleCollection(idleMs: number, logger: Logger, parseThreads?: { release(afterward?: () => void): void }): IdleCollector | null {
   if (idleMs === 0) return null;
-  const collectGarbage = fullGarbageCollection();
-  const mallocTrim = loadMallocTrim();
-  if ('unavailable' in mallocTrim) logger.warn({ reason: mallocTrim.unavailable }, "glibc's free memory is not given back after an idle collection");
+  const native = loadNativeMemory();
+  if ('unavailable' in native) logger.warn({ reason: native.unavailable }, "V8's young generation and glibc's free memory are not given back after an idle collection");
+  const collectGarbage = 'unavailable' in native ? fullGarbageCollection() : native.lowMemoryNotification;
   const collector: IdleCollector = new IdleCollector({
     idleMs,
     minGrowthBytes: MIN_GROWTH_BYTES,
     collect: () => {
       collectGarbage();
-      if ('trim' in mallocTrim) mallocTrim.trim();
+      if ('mallocTrim' in native) native.mallocTrim();
     },
     // The parse threads' heaps are their own, which the collection does not reach, and a thread's heap
     // is not seen in the growth until it is gone: idle threads stop at every idle moment, and glibc gives
@@ -30,7 +31,7 @@ export function idleCollection(idleMs: number, logger: Logger, parseThreads?: { 
       ? {
           onIdle: () =>
             parseThreads.release(() => {
-              if (collector.isIdle && 'trim' in mallocTrim) mallocTrim.trim();
+              if (collector.isIdle && 'mallocTrim' in native) native.mallocTrim();
             }),
         }
       : {}),

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { connect, type AddressInfo } from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
 import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runtime/idle-collector';
-import { loadMallocTrim } from '@comps/shared/runtime/malloc-trim';
+import { loadNativeMemory } from '@comps/shared/runtime/native-memory';
 import { buildNative } from '../../../shared/native/build.mjs';
 import { eventually } from '../../helpers/http-client.js';
 import { recordedWork } from '../../helpers/recorded-work.js';
@@ -300,9 +300,9 @@ t.test("V8's full collection is taken without --expose-gc, and frees what nothin
  */
 const TRIM_CHECK = `
 import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
-import { loadMallocTrim } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/malloc-trim')).href)};
+import { loadNativeMemory } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-memory')).href)};
 const collect = fullGarbageCollection();
-const mallocTrim = loadMallocTrim();
+const native = loadNativeMemory();
 const source = Buffer.alloc(1 << 20, 120);
 // Forty-eight 1 MB pages (external strings: glibc's memory), each followed by a small block that stays.
 let pages = [];
@@ -315,19 +315,26 @@ pages = null;
 await new Promise((next) => setImmediate(next));
 collect();
 const collected = process.memoryUsage.rss();
-const released = mallocTrim.trim();
+const released = native.mallocTrim();
 const trimmed = process.memoryUsage.rss();
 process.stdout.write(JSON.stringify({ collected, trimmed, released, pins: pins.length }));
 `;
 
+/**
+ * Whether the native helper is loaded. npm test builds it wherever a C++ compiler and Node's headers
+ * are: without them the check is skipped (the services run without it); with them a missing helper fails.
+ */
+function nativeHelperReady(t: Test): boolean {
+  const native = loadNativeMemory();
+  if (!('unavailable' in native)) return true;
+  const build = buildNative();
+  if (build.missingTool) t.skip(build.line, async () => undefined);
+  else t.fail(`the helper should have been built and loaded: ${native.unavailable} (${build.line})`);
+  return false;
+}
+
 t.test("the native helper gives back the free pages inside glibc's heap, which a collection alone does not", async (t) => {
-  const mallocTrim = loadMallocTrim();
-  if (!('trim' in mallocTrim)) {
-    // npm test builds it wherever a C compiler and Node's headers are; without them the api runs without it.
-    const build = buildNative();
-    if (build.missingTool) return t.skip(build.line, async () => undefined);
-    return t.fail(`the helper should have been built and loaded: ${mallocTrim.unavailable} (${build.line})`);
-  }
+  if (!nativeHelperReady(t)) return;
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/.test(name))), MALLOC_MMAP_THRESHOLD_: String(4 * MB) };
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', TRIM_CHECK], { env });
   const figures = JSON.parse(stdout) as { collected: number; trimmed: number; released: boolean; pins: number };
@@ -336,7 +343,44 @@ t.test("the native helper gives back the free pages inside glibc's heap, which a
   t.equal(figures.pins, 48, 'the blocks that pinned the heap are still there');
 });
 
+/**
+ * Run in a process of its own: a load that grows V8's young generation to its most (short-lived
+ * objects, allocated fast), then V8's full collection, then the helper's. What each leaves of the
+ * young generation, and of the objects still held.
+ */
+const YOUNG_GENERATION_CHECK = `
+import { getHeapSpaceStatistics } from 'node:v8';
+import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
+import { loadNativeMemory } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-memory')).href)};
+const collect = fullGarbageCollection();
+const native = loadNativeMemory();
+const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+const held = [];
+for (let round = 0; round < 30; round += 1) {
+  const batch = [];
+  for (let index = 0; index < 200000; index += 1) batch.push({ index, text: 'x' + index });
+  if (round % 10 === 0) held.push(batch);
+}
+const loaded = youngBytes();
+collect();
+const collected = youngBytes();
+native.lowMemoryNotification();
+const notified = youngBytes();
+process.stdout.write(JSON.stringify({ loaded, collected, notified, held: held.reduce((sum, batch) => sum + batch.length, 0) }));
+`;
+
+t.test("the native helper's collection shrinks the young generation a load grew, which V8's full collection leaves as it is", async (t) => {
+  if (!nativeHelperReady(t)) return;
+  // The young generation's cap is set here (by default it follows the machine's memory); its least is V8's, 1 MB.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', YOUNG_GENERATION_CHECK]);
+  const figures = JSON.parse(stdout) as { loaded: number; collected: number; notified: number; held: number };
+  t.equal(figures.loaded, 2 * 16 * MB, 'the load grew the young generation to its cap (two semi-spaces of 16 MB)');
+  t.equal(figures.collected, figures.loaded, 'a full collection right after the load leaves it so');
+  t.equal(figures.notified, 1 * MB, "the helper's collection shrinks it to its least");
+  t.equal(figures.held, 600_000, 'what is still held stays');
+});
+
 t.test('a helper that cannot be loaded is reported, with its path', async (t) => {
-  const missing = loadMallocTrim('/nonexistent/malloc-trim.node');
-  t.ok('unavailable' in missing && missing.unavailable.startsWith('/nonexistent/malloc-trim.node could not be loaded ('), 'unavailable, and why');
+  const missing = loadNativeMemory('/nonexistent/release-memory.node');
+  t.ok('unavailable' in missing && missing.unavailable.startsWith('/nonexistent/release-memory.node could not be loaded ('), 'unavailable, and why');
 });
