@@ -36,7 +36,7 @@ export function buildNative({ compiler = process.env.CXX || 'c++', headers = pat
   // Node-API's and V8's functions are the running node's: left undefined here, found when the module is loaded.
   // Node's headers are the system's to the compiler: V8's own draw warnings that are not this file's.
   const linking = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
-  const result = spawnSync(compiler, [...linking, '-std=c++17', '-fPIC', '-O2', '-Wall', '-Wextra', `-isystem${headers}`, '-o', partial, SOURCE], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync(compiler, [...linking, '-std=c++20', '-fPIC', '-O2', '-Wall', '-Wextra', `-isystem${headers}`, '-o', partial, SOURCE], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.error || result.status !== 0) {
     rmSync(partial, { force: true });
     const why = result.error ? `${compiler} could not be run (${result.error.code ?? result.error.message})` : `${compiler} failed (above)`;

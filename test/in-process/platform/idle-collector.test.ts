@@ -345,16 +345,19 @@ t.test("the native helper gives back the free pages inside glibc's heap, which a
 
 /**
  * Run in a process of its own: a load that grows V8's young generation to its most (short-lived
- * objects, allocated fast), then V8's full collection, then the helper's. What each leaves of the
- * young generation, and of the objects still held.
+ * objects, allocated fast) as work in flight, V8's full collection at its end, then the idle
+ * collection once the work has ended (idle-collection.ts, as the services make it). What each leaves
+ * of the young generation, and of the objects still held.
  */
 const YOUNG_GENERATION_CHECK = `
 import { getHeapSpaceStatistics } from 'node:v8';
 import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
-import { loadNativeMemory } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-memory')).href)};
-const collect = fullGarbageCollection();
-const native = loadNativeMemory();
+import { idleCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/idle-collection')).href)};
+const warnings = [];
+const logger = { warn: (fields, message) => warnings.push(message), debug: () => undefined };
+const collector = idleCollection(20, logger);
 const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+const endWork = collector.begin();
 const held = [];
 for (let round = 0; round < 30; round += 1) {
   const batch = [];
@@ -362,21 +365,25 @@ for (let round = 0; round < 30; round += 1) {
   if (round % 10 === 0) held.push(batch);
 }
 const loaded = youngBytes();
-collect();
+fullGarbageCollection()();
 const collected = youngBytes();
-native.lowMemoryNotification();
-const notified = youngBytes();
-process.stdout.write(JSON.stringify({ loaded, collected, notified, held: held.reduce((sum, batch) => sum + batch.length, 0) }));
+endWork();
+await new Promise((next) => setTimeout(next, 500));
+const idle = youngBytes();
+collector.close();
+process.stdout.write(JSON.stringify({ loaded, collected, idle, collections: collector.totals().collections, warnings, held: held.reduce((sum, batch) => sum + batch.length, 0) }));
 `;
 
-t.test("the native helper's collection shrinks the young generation a load grew, which V8's full collection leaves as it is", async (t) => {
+t.test("the idle collection shrinks the young generation a load grew, which V8's full collection leaves as it is", async (t) => {
   if (!nativeHelperReady(t)) return;
-  // The young generation's cap is set here (by default it follows the machine's memory); its least is V8's, 1 MB.
+  // The young generation's cap is set here (by default it follows the machine's memory); its least is V8's (Node 20's), 1 MB.
   const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', YOUNG_GENERATION_CHECK]);
-  const figures = JSON.parse(stdout) as { loaded: number; collected: number; notified: number; held: number };
+  const figures = JSON.parse(stdout) as { loaded: number; collected: number; idle: number; collections: number; warnings: string[]; held: number };
+  t.strictSame(figures.warnings, [], 'the native helper was loaded');
   t.equal(figures.loaded, 2 * 16 * MB, 'the load grew the young generation to its cap (two semi-spaces of 16 MB)');
   t.equal(figures.collected, figures.loaded, 'a full collection right after the load leaves it so');
-  t.equal(figures.notified, 1 * MB, "the helper's collection shrinks it to its least");
+  t.equal(figures.collections, 1, 'the idle collection ran once the work had ended');
+  t.equal(figures.idle, 1 * MB, 'and shrank it to its least');
   t.equal(figures.held, 600_000, 'what is still held stays');
 });
 
