@@ -182,8 +182,7 @@ export class ParseThreads implements SearchAnswerReader {
     this.logger.error({ url: waiter.url, deadlineMs: this.pageDeadlineMs, pagesFailed: thread.pending.size }, 'a parse thread did not read a page in time; the thread is stopped');
     thread.pending.delete(id);
     waiter.reject(new AppError('internal_error', 'Internal error'));
-    this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
-    this.vacate(thread);
+    this.lose(thread);
     this.stop(thread);
   }
 
@@ -216,9 +215,7 @@ export class ParseThreads implements SearchAnswerReader {
     worker.on('exit', (code) => {
       if (thread.stopping) return;
       this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
-      clearTimeout(thread.deadline);
-      this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
-      this.vacate(thread);
+      this.lose(thread);
     });
     return thread;
   }
@@ -240,6 +237,13 @@ export class ParseThreads implements SearchAnswerReader {
     if (reply.failure) this.logger.error({ err: { message: reply.failure } }, 'a parse thread could not read a page');
     const { code, message, retryAfter } = reply.error;
     waiter.reject(new AppError(code, message, retryAfter === undefined ? {} : { retryAfter }));
+  }
+
+  /** A thread gone wrong: its pages fail as retryable (`service_unavailable`, uncharged), its deadline ends, and the next page starts another. */
+  private lose(thread: Thread): void {
+    clearTimeout(thread.deadline);
+    this.failPending(thread, new AppError('service_unavailable', 'The page could not be read; try again'));
+    this.vacate(thread);
   }
 
   private failPending(thread: Thread, error: AppError): void {
