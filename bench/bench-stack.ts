@@ -114,6 +114,21 @@ export function cpuMs(pid: number | undefined, { mainThreadOnly = false } = {}):
   }
 }
 
+/**
+ * The minor page faults of a process so far (`/proc/<pid>/stat`): each is a page of memory it touched
+ * for the first time since the kernel gave it (or since it gave it back). On this machine's virtual
+ * machines a fault costs about 13 µs (a fresh 1.27 MB buffer filled: 4 ms; the same copy into a buffer
+ * already touched: 0.2 ms), so memory taken fresh for each page is CPU the call pays.
+ */
+export function minorFaults(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[7]);
+  } catch {
+    return 0;
+  }
+}
+
 /** The pid of a server of the machine (MariaDB, Redis), measured too: it works for the stack. */
 export function serverPid(name: string): number | undefined {
   try {

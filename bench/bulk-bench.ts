@@ -1,5 +1,5 @@
 import { postEventStream } from '../test/helpers/event-stream.js';
-import { cpuMs, log, runBench, stackProcessesOf, startBenchStack, startCpuCount, verdict } from './bench-stack.js';
+import { cpuMs, log, minorFaults, runBench, stackProcessesOf, startBenchStack, startCpuCount, verdict } from './bench-stack.js';
 
 /**
  * `npm run bench:bulk`: a bulk search of 20 keywords through Caddy, the simulator answering each in
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     await (await postEventStream(`${stack.baseUrl}/api/bulk-search`, { apiKey, body: { keywords, count: 60 } })).done;
 
     log(`\nA bulk search of ${KEYWORDS} keywords through Caddy, the simulator answering each in ${LATENCY_MS} ms`);
-    log('concurrency |   total ms   ideal ms   total/ideal | first event ms | results | api thread CPU ms (after the first answers) | stack CPU ms');
+    log('concurrency |   total ms   ideal ms   total/ideal | first event ms | results | api thread CPU ms (after the first answers) | api page faults | stack CPU ms');
     const apiPid = stack.processes.api.pid;
     let lastApiThreadMs = 0;
     let lastIdeal = 0;
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       const cpuSince = startCpuCount(stackProcessesOf(stack));
       const apiThreadBefore = cpuMs(apiPid, { mainThreadOnly: true });
+      const apiFaultsBefore = minorFaults(apiPid);
       // The first answers come after the simulator's latency: what the api's thread spends from then on is what delays the end.
       let apiThreadAtAnswers = Number.NaN;
       const answersDue = setTimeout(() => (apiThreadAtAnswers = cpuMs(apiPid, { mainThreadOnly: true })), LATENCY_MS);
@@ -42,13 +43,14 @@ async function main(): Promise<void> {
       const stackCpu = cpuSince();
       const stackMs = stackCpu.reduce((sum, [, ms]) => sum + ms, 0);
       const apiThreadEnd = cpuMs(apiPid, { mainThreadOnly: true });
+      const apiFaults = minorFaults(apiPid) - apiFaultsBefore;
       const apiThreadMs = apiThreadEnd - apiThreadBefore;
       const apiThreadAfterAnswersMs = apiThreadEnd - apiThreadAtAnswers;
       const ideal = Math.ceil(KEYWORDS / concurrency) * LATENCY_MS;
       const first = call.events[0]?.at ?? Number.NaN;
       const results = call.events.filter((event) => event.event === 'result').length;
       log(
-        `${String(concurrency).padStart(11)} | ${total.toFixed(0).padStart(10)} ${String(ideal).padStart(10)} ${(total / ideal).toFixed(2).padStart(13)} ${verdict(total / ideal <= 1.3).padStart(8)} | ${first.toFixed(1).padStart(8)} ${verdict(first <= 50).padStart(7)} | ${results}/${KEYWORDS} | ${`${apiThreadMs.toFixed(0)} (${apiThreadAfterAnswersMs.toFixed(0)})`.padStart(42)} | ${stackMs.toFixed(0).padStart(12)}`,
+        `${String(concurrency).padStart(11)} | ${total.toFixed(0).padStart(10)} ${String(ideal).padStart(10)} ${(total / ideal).toFixed(2).padStart(13)} ${verdict(total / ideal <= 1.3).padStart(8)} | ${first.toFixed(1).padStart(8)} ${verdict(first <= 50).padStart(7)} | ${results}/${KEYWORDS} | ${`${apiThreadMs.toFixed(0)} (${apiThreadAfterAnswersMs.toFixed(0)})`.padStart(42)} | ${String(apiFaults).padStart(15)} | ${stackMs.toFixed(0).padStart(12)}`,
       );
       lastApiThreadMs = apiThreadAfterAnswersMs;
       lastIdeal = ideal;

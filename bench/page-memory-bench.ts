@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PageFetcher } from '@comps/shared/market/fetch/fetch-page';
-import { PageText } from '@comps/shared/market/parse/page-text';
+import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
 import { log, runBench } from './bench-stack.js';
+import { servicesPageText } from './services-page-text.js';
 
 /**
  * `npm run bench:page-memory`: what reading pages alone holds in memory, without the rest of the
@@ -26,11 +27,13 @@ import { log, runBench } from './bench-stack.js';
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? '3000');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? '8');
 const PAGE = process.env.BENCH_PAGE ?? 'sold_us_scard_vw_beetle.html';
-const READS = {
-  parse: (body: Buffer) => JSON.stringify(parseSearchPage(body, 'market.com')).length,
-  text: (body: Buffer) => PageText.of(body).html.length,
+/** Each way to read a page, with the bytes read into text as the services read them. */
+const readsOf = (oneByteText: OneByteText | undefined) => ({
+  parse: (body: Buffer) => JSON.stringify(parseSearchPage(PageText.of(body, oneByteText), 'market.com')).length,
+  text: (body: Buffer) => PageText.of(body, oneByteText).html.length,
   bytes: (body: Buffer) => body.length,
-};
+});
+const READS = ['parse', 'text', 'bytes'];
 const READ = process.env.BENCH_READ ?? 'parse';
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
@@ -43,8 +46,9 @@ function memoryLine(): string {
 async function main(): Promise<void> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with --expose-gc (npm run bench:page-memory does)');
-  if (!Object.hasOwn(READS, READ)) throw new Error(`BENCH_READ: "${READ}" is not one of ${Object.keys(READS).join(', ')}`);
-  const read = READS[READ as keyof typeof READS];
+  if (!READS.includes(READ)) throw new Error(`BENCH_READ: "${READ}" is not one of ${READS.join(', ')}`);
+  const { oneByteText, line: pageTextLine } = servicesPageText();
+  const read = readsOf(oneByteText)[READ as keyof ReturnType<typeof readsOf>];
   const file = path.join(FIXTURES_DIR, PAGE);
   const size = readFileSync(file).length;
   const port = await freePort();
@@ -71,8 +75,9 @@ async function main(): Promise<void> {
     };
     for (let i = 0; i < 30; i += 1) await readOne();
     collect();
-    const how = { parse: 'fetched, parsed and serialized', text: "fetched and made the parser's text (not parsed)", bytes: 'fetched only' }[READ as keyof typeof READS];
+    const how = { parse: 'fetched, parsed and serialized', text: "fetched and made the parser's text (not parsed)", bytes: 'fetched only' }[READ as keyof ReturnType<typeof readsOf>];
     log(`\n${PAGE} (${(size / 1024).toFixed(0)} KB) ${how} ${ITERATIONS} times, ${CONCURRENCY} in flight`);
+    log(pageTextLine);
     log(`before: ${memoryLine()}`);
     let started = 0;
     const begun = performance.now();

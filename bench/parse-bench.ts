@@ -5,12 +5,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Parser } from 'htmlparser2';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { readItemPage } from '@comps/shared/market/parse/item-page';
+import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
 import { median } from './bench-stack.js';
 import { bareTokenize as tokenize } from './bare-tokenize.js';
 import { measureParseThreads } from './parse-threads.js';
+import { servicesPageText } from './services-page-text.js';
 
 /**
  * `npm run bench:parse`: on every saved marketplace page, the parser the api uses
@@ -121,11 +123,11 @@ function savedPages(): SavedPage[] {
   return rows.map((row) => ({ file: row[column('file')]!, site: SITE_OF_HOST[row[column('site')]!] ?? 'market.com', kind: row[column('kind')]! }));
 }
 
-/** The service's path from the bytes: the parser takes them as they came (`PageText`), and decodes what it returns. */
-function parsersOf(kind: string, site: MarketSite, bytes: Buffer, html: string): Parsers {
+/** The service's path from the bytes: the parser takes them as they came (`PageText`, read as the services read them), and decodes what it returns. */
+function parsersOf(kind: string, site: MarketSite, bytes: Buffer, html: string, oneByteText: OneByteText | undefined): Parsers {
   return kind === 'item'
-    ? { fromText: () => readItemPage(html, site, null), fromBytes: () => readItemPage(bytes, site, null) }
-    : { fromText: () => parseSearchPage(html, site), fromBytes: () => parseSearchPage(bytes, site) };
+    ? { fromText: () => readItemPage(html, site, null), fromBytes: () => readItemPage(PageText.of(bytes, oneByteText), site, null) }
+    : { fromText: () => parseSearchPage(html, site), fromBytes: () => parseSearchPage(PageText.of(bytes, oneByteText), site) };
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -152,7 +154,7 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
 }
 
-async function simulatorSection(): Promise<void> {
+async function simulatorSection(oneByteText: OneByteText | undefined): Promise<void> {
   const port = await freePort();
   const sim = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'services', 'market-sim', 'dist', 'main.js')], {
     env: { PATH: process.env.PATH ?? '', MARKET_SIM_PORT: String(port), LOG_LEVEL: 'warn', MARKET_SIM_CACHE_MB: '512' },
@@ -186,10 +188,10 @@ async function simulatorSection(): Promise<void> {
       cold.pages.slice(0, 10).map((bytes, index) => {
         const html = bytes.toString('utf8');
         const url = new URL(urls[index]!);
-        return { name: `sim: ${url.searchParams.get('_nkw')} p${url.searchParams.get('_pgn')}`, bytes: bytes.length, ...measure(bytes, html, parsersOf('search', 'market.com', bytes, html)) };
+        return { name: `sim: ${url.searchParams.get('_nkw')} p${url.searchParams.get('_pgn')}`, bytes: bytes.length, ...measure(bytes, html, parsersOf('search', 'market.com', bytes, html, oneByteText)) };
       }),
     );
-    const burst = await measureParseThreads(cold.pages.slice(0, 20), 'market.com');
+    const burst = await measureParseThreads(cold.pages.slice(0, 20), 'market.com', oneByteText);
     log();
     log(`parse threads, a burst of ${burst.pages} simulator pages (as bench:bulk's pages arrive at concurrency 20), medians, taken in turns:`);
     log(`  on the calling thread ${ms(burst.mainMs)}ms; one parse thread ${ms(burst.oneThreadMs)}ms (${(burst.oneThreadMs / burst.mainMs).toFixed(2)}×); two ${ms(burst.twoThreadsMs)}ms (${(burst.twoThreadsMs / burst.mainMs).toFixed(2)}×)`);
@@ -200,16 +202,17 @@ async function simulatorSection(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  log(`npm run bench:parse: ${ITERATIONS} iterations after ${WARM_UP} of warm-up; medians`);
+  const { oneByteText, line } = servicesPageText();
+  log(`npm run bench:parse: ${ITERATIONS} iterations after ${WARM_UP} of warm-up; medians; ${line}`);
   log();
   printRatios(
     savedPages().map((page) => {
       const bytes = readFileSync(path.join(FIXTURES_DIR, page.file));
       const html = bytes.toString('utf8');
-      return { name: page.file.replace(/\.html$/, ''), bytes: bytes.length, ...measure(bytes, html, parsersOf(page.kind, page.site, bytes, html)) };
+      return { name: page.file.replace(/\.html$/, ''), bytes: bytes.length, ...measure(bytes, html, parsersOf(page.kind, page.site, bytes, html, oneByteText)) };
     }),
   );
-  await simulatorSection();
+  await simulatorSection(oneByteText);
 }
 
 await main();

@@ -3,6 +3,7 @@ import { createLogger } from '@comps/shared/logging/create-logger';
 import type { FetchedPage } from '@comps/shared/market/fetch/fetch-page';
 import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
+import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
 import { median } from './bench-stack.js';
 
 /**
@@ -24,7 +25,7 @@ export interface ParseThreadsFigures {
 }
 
 /** The burst on the calling thread against one and two parse threads, taken in turns. */
-export async function measureParseThreads(pages: Buffer[], site: MarketSite): Promise<ParseThreadsFigures> {
+export async function measureParseThreads(pages: Buffer[], site: MarketSite, oneByteText: OneByteText | undefined): Promise<ParseThreadsFigures> {
   const logger = createLogger('bench', 'silent');
   const one = new ParseThreads({ count: 1, logger });
   const two = new ParseThreads({ count: 2, logger });
@@ -34,7 +35,7 @@ export async function measureParseThreads(pages: Buffer[], site: MarketSite): Pr
     const onMain = () => {
       const answers = answersOf();
       const started = performance.now();
-      for (const answer of answers) interpretSearchAnswer(answer, site);
+      for (const answer of answers) interpretSearchAnswer({ ...answer, body: PageText.of(answer.body, oneByteText) }, site);
       return performance.now() - started;
     };
     const inThreads = async (threads: ParseThreads) => {

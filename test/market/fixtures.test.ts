@@ -8,8 +8,10 @@ import { interpretItemAnswer, interpretSearchAnswer } from '@comps/shared/market
 import { parseHtml } from '@comps/shared/market/parse/dom';
 import { isItemNotFoundPage, parseItemPage } from '@comps/shared/market/parse/item-page';
 import { loadHtml } from '@comps/shared/market/parse/load-html';
+import { PageText } from '@comps/shared/market/parse/page-text';
 import { parseSearchDocument } from '@comps/shared/market/parse/search-page';
 import { EXPECTED_DIR, FIXTURES_DIR, expectedFiles, readFixture } from '../helpers/fixtures.js';
+import { loadedNativeHelper } from '../helpers/native-helper.js';
 
 interface ExpectedSearch {
   file: string;
@@ -32,17 +34,22 @@ interface ExpectedItem {
 // Expected values were established by reading each saved page; a change that alters one fails here.
 // The readers the services use (`parseSearchPage`, `readItemPage`, through the interpret functions) must
 // give exactly what the whole-tree readers give (`parseSearchDocument`, `parseItemPage` on the page's whole tree),
-// from the page's text and from its bytes (the services' way: the parser decodes what it returns) alike.
+// from the page's text and from its bytes (the services' way: the parser decodes what it returns) alike,
+// the bytes read into text by a copy or, as the services read them, by the native helper (no copy).
+const native = loadedNativeHelper(t);
 for (const expectedFile of expectedFiles()) {
   const expected = JSON.parse(readFileSync(path.join(EXPECTED_DIR, expectedFile), 'utf8')) as ExpectedSearch | ExpectedItem;
   t.test(expected.file, async (t) => {
     const answer = { status: 200, body: readFixture(expected.file), url: `https://www.${expected.site}/`, retryAfterSeconds: null };
     const bytes = readFileSync(path.join(FIXTURES_DIR, expected.file));
     const bytesAnswer = { ...answer, body: bytes };
+    // A page read anew for each use: PageText.of takes a page already read as it is.
+    const helperAnswer = () => (native ? { ...answer, body: PageText.of(bytes, native.oneByteText) } : bytesAnswer);
     if (expected.kind === 'item') {
       const item = interpretItemAnswer(answer, expected.site, null);
       t.strictSame(item, expected.item);
       t.strictSame(interpretItemAnswer(bytesAnswer, expected.site, null), item, 'from the bytes, the same item');
+      t.strictSame(interpretItemAnswer(helperAnswer(), expected.site, null), item, "from the bytes read by the native helper, the same item");
       const $ = loadHtml(answer.body);
       t.notOk(isItemNotFoundPage($));
       t.strictSame(parseItemPage($, expected.site, null), item, 'the whole-tree reader gives the same item');
@@ -53,10 +60,12 @@ for (const expectedFile of expectedFiles()) {
     if (expected.error) {
       t.throws(() => interpretSearchAnswer(answer, expected.site), { code: expected.error }, `refused as ${expected.error}`);
       t.throws(() => interpretSearchAnswer(bytesAnswer, expected.site), { code: expected.error }, `from the bytes, refused as ${expected.error}`);
+      t.throws(() => interpretSearchAnswer(helperAnswer(), expected.site), { code: expected.error }, `from the bytes read by the native helper, refused as ${expected.error}`);
       return;
     }
     const page = interpretSearchAnswer(answer, expected.site);
     t.strictSame(interpretSearchAnswer(bytesAnswer, expected.site), page, 'from the bytes, the same page, every row');
+    t.strictSame(interpretSearchAnswer(helperAnswer(), expected.site), page, 'from the bytes read by the native helper, the same page, every row');
     t.strictSame(parseSearchDocument(parseHtml(answer.body), expected.site), { ...page, isResultsPage: true }, 'the whole-tree reader gives the same page, every row');
     const loose = page.items.filter((item) => item.looseMatch);
     t.strictSame(

@@ -3,6 +3,7 @@ import type { ListingQuery } from '@comps/shared/contract/listing';
 import { MARKET_SITES, SITE_CURRENCY } from '@comps/shared/contract/market-sites';
 import { MarketClient } from '@comps/shared/market/market-client';
 import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
+import { buildSearchUrl } from '@comps/shared/market/search-url';
 import { z } from 'zod';
 import { SAMPLE_QUERY } from '../helpers/listing-query.js';
 import { startSimulator } from '../helpers/simulator.js';
@@ -167,4 +168,24 @@ t.test('knobs from configuration: latency, throttling of concurrent requests, er
   t.equal((await fetch(`${failingSim}/market.com/sch/i.html?_nkw=a`)).status, 500);
   started = Date.now();
   t.equal((await fetch(`${failingSim}/healthz`)).status, 200, 'health is not subject to the knobs');
+});
+
+t.test("pages' bytes are read into text by the reader the client is given, searches and items alike", async (t) => {
+  const read: number[] = [];
+  const config = marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: simUrl, MARKET_TIMEOUT_MS: '3000' }));
+  const reading = new MarketClient(config, {
+    oneByteText: (bytes) => {
+      read.push(bytes.length);
+      return bytes.toString('latin1');
+    },
+  });
+  t.teardown(() => reading.close());
+  const html = Buffer.from(await (await fetch(buildSearchUrl(config.origins['market.com'], query))).arrayBuffer());
+  const page = (await reading.search({ ...query, marketSite: 'market.com' })).result;
+  t.strictSame(page, await search({ marketSite: 'market.com' }), 'the same page as the copy reads');
+  const itemId = page.items[0]!.itemId;
+  const item = (await reading.item(itemId, 'market.com')).result;
+  t.equal(item.itemId, itemId, 'the item read');
+  t.equal(read.length, 2, 'one read a page');
+  t.equal(read[0], html.length, "the search page's bytes, whole");
 });

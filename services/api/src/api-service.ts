@@ -11,6 +11,7 @@ import { closeRedis, connectInBackground, createRedisClient } from '@comps/share
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import { idleCollection } from '@comps/shared/runtime/idle-collection';
+import { loadServiceNativeHelper, oneByteTextOf } from '@comps/shared/runtime/native-helper';
 import type { IdleCollector } from '@comps/shared/runtime/idle-collector';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
@@ -59,7 +60,8 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   const jobsHttp = { url: config.jobsUrl, ...internal };
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const historyAwaitingCaller = new HistoryAwaitingCaller(accounts, history, logger, shared.historyFlushIntervalMs);
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger);
+  const native = loadServiceNativeHelper(logger);
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, oneByteTextOf(native));
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();
   // Every request in flight listens to it: as many listeners as requests, by design.
@@ -68,7 +70,7 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   // The subscriber needs a connection of its own (one in subscriber mode answers nothing else).
   const subscriber = createRedisClient({ url: shared.redisUrl }, logger);
   const subscriberConnected = connectInBackground(subscriber, logger);
-  const idleCollector = idleCollection(config.idleGcMs, logger, metering.parseThreads);
+  const idleCollector = idleCollection(config.idleGcMs, logger, native, metering.parseThreads);
   const directory = new KeyDirectory({ accounts, redis, subscriber, redisKeyPrefix: prefix, logger });
   directory.start();
 

@@ -12,7 +12,7 @@ import { parseSearchPage, type ParsedSearchPage } from './parse/search-page.js';
  * empty or partial success.
  */
 export function interpretSearchAnswer(answer: UpstreamAnswer, site: MarketSite, layoutWatch?: Pick<LayoutWatch, 'record'>): ParsedSearchPage {
-  // Read once (from bytes: one copy, no decoding) for the verdict and the parser both.
+  // Read once (from bytes: no decoding; a body already read is taken as it is) for the verdict and the parser both.
   const body = PageText.of(answer.body);
   const refusal = classifyAnswer(answer, 'search', body);
   if (refusal) throw refusal;

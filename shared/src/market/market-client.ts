@@ -8,6 +8,7 @@ import { PageFetcher, type FetchedPage } from './fetch/fetch-page.js';
 import type { MarketCall, MarketValue } from './market-call.js';
 import type { MarketConfig } from './market-config.js';
 import type { ParsedItemPage } from './parse/item-page.js';
+import { PageText, type OneByteText } from './parse/page-text.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 import { buildItemUrl, buildSearchUrl } from './search-url.js';
 import { SITE_PROFILES } from './sites.js';
@@ -27,20 +28,31 @@ export interface SearchAnswerReader {
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage>;
 }
 
+export interface MarketClientOptions {
+  /** Told of the results pages whose layout went unrecognized. */
+  layoutWatch?: Pick<LayoutWatch, 'record'>;
+  /** Where search answers are read; without it, on the calling thread. */
+  searchReader?: SearchAnswerReader;
+  /** How the calling thread reads a page's bytes into text (the native helper's; without it, a copy). */
+  oneByteText?: OneByteText;
+}
+
 /**
  * The marketplace, as the services see it: one upstream call per search, category or item request,
  * classified, then parsed. Failures are the contract's upstream errors.
  */
 export class MarketClient {
   private readonly fetcher: PageFetcher;
+  private readonly searchReader: SearchAnswerReader;
+  private readonly oneByteText: OneByteText | undefined;
 
-  /** Without `searchReader`, search answers are read on the calling thread. */
   constructor(
     private readonly config: MarketConfig,
-    layoutWatch?: Pick<LayoutWatch, 'record'>,
-    private readonly searchReader: SearchAnswerReader = { read: async (answer, site) => interpretSearchAnswer(answer, site, layoutWatch) },
+    { layoutWatch, searchReader, oneByteText }: MarketClientOptions = {},
   ) {
     this.fetcher = new PageFetcher(config);
+    this.oneByteText = oneByteText;
+    this.searchReader = searchReader ?? { read: async (answer, site) => interpretSearchAnswer({ ...answer, body: PageText.of(answer.body, oneByteText) }, site, layoutWatch) };
   }
 
   private async get(url: string, site: MarketSite, signal: AbortSignal | undefined): Promise<FetchedPage & { fetchedAt: Date }> {
@@ -59,7 +71,7 @@ export class MarketClient {
   async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {
     const url = buildItemUrl(this.config.origins[site], itemId);
     const answer = await this.get(url, site, signal);
-    return { result: interpretItemAnswer(answer, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+    return { result: interpretItemAnswer({ ...answer, body: PageText.of(answer.body, this.oneByteText) }, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
   /**

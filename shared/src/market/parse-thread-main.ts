@@ -1,7 +1,9 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors/app-error.js';
+import { loadNativeHelper, oneByteTextOf } from '../runtime/native-helper.js';
 import { interpretSearchAnswer } from './interpret-answer.js';
 import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-threads.js';
+import { PageText } from './parse/page-text.js';
 
 /**
  * A parse thread (parse-threads.ts): reads each search answer it is sent as the calling thread would
@@ -9,6 +11,8 @@ import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-thread
  * unrecognized layout, what the layout watch is to be told on the calling thread.
  */
 const port = parentPort!;
+// The bytes come moved here, not copied: read into text without a copy where the helper was built, as the calling thread reads them.
+const oneByteText = oneByteTextOf(loadNativeHelper());
 // A request that cannot be read leaves a page unanswered: the thread exits, and its pages fail on the calling thread.
 port.on('messageerror', () => process.exit(1));
 port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseRequest) => {
@@ -16,7 +20,8 @@ port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseReq
   const watch = { record: (_site: unknown, rowClasses: string | null) => (layout = { rowClasses }) };
   let reply: ParseReply;
   try {
-    reply = { id, page: interpretSearchAnswer({ status, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), url, retryAfterSeconds }, site, watch) };
+    const page = PageText.of(Buffer.from(body.buffer, body.byteOffset, body.byteLength), oneByteText);
+    reply = { id, page: interpretSearchAnswer({ status, body: page, url, retryAfterSeconds }, site, watch) };
   } catch (error) {
     if (error instanceof AppError) {
       reply = { id, error: { code: error.code, message: error.message, ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }) } };

@@ -2,6 +2,7 @@ import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import { LayoutWatch } from '../market/layout-watch.js';
 import { MarketClient } from '../market/market-client.js';
+import type { OneByteText } from '../market/parse/page-text.js';
 import { ParseThreads } from '../market/parse-threads.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
 import { Admission } from './admission.js';
@@ -27,8 +28,16 @@ export interface Metering {
 /**
  * The metering module as a service wires it: the meter, its admission and the settlement outbox
  * (with a Redis connection of its own, for blocking reads), sharing the service's Redis client.
+ * `oneByteText` reads pages' bytes on the service's thread (the native helper's; without it, a copy).
  */
-export function createMetering(config: MeteringConfig, redis: RedisClient, ledger: QuotaLedger, history: HistorySink, logger: Logger): Metering {
+export function createMetering(
+  config: MeteringConfig,
+  redis: RedisClient,
+  ledger: QuotaLedger,
+  history: HistorySink,
+  logger: Logger,
+  oneByteText?: OneByteText,
+): Metering {
   const settlementReader = createRedisClient({ url: config.redisUrl, commandTimeoutMs: 5000 }, logger);
   const readerConnected = connectInBackground(settlementReader, logger);
   const settlements = new SettlementOutbox(redis, settlementReader, ledger, logger, {
@@ -47,7 +56,7 @@ export function createMetering(config: MeteringConfig, redis: RedisClient, ledge
   );
   const layoutWatch = new LayoutWatch(logger);
   const parseThreads = config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger }) : undefined;
-  const market = new MarketClient(config.market, layoutWatch, parseThreads);
+  const market = new MarketClient(config.market, { layoutWatch, searchReader: parseThreads, oneByteText });
   const meter = new Meter({
     market,
     admission,

@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/create-logger.js';
 import { fullGarbageCollection } from './full-garbage-collection.js';
 import { IdleCollector, timerSchedule } from './idle-collector.js';
-import { loadNativeMemory } from './native-memory.js';
+import type { NativeHelper } from './native-helper.js';
 
 /** Growth of the resident memory since the last idle collection below which another is not worth its pause. */
 const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
@@ -9,13 +9,11 @@ const MIN_GROWTH_BYTES = 16 * 1024 * 1024;
 /**
  * A service's idle collection (`API_IDLE_GC_MS`, `JOBS_IDLE_GC_MS`; 0: none): V8's collection for a
  * process short of memory, which frees the pages' text and bodies and shrinks the young generation a
- * load grew, then glibc's free pages given back, where the native helper was built (a process
- * without it says so once, at its start, and runs V8's plain full collection); and idle parse threads stop.
+ * load grew, then glibc's free pages given back, where the native helper was built (without it,
+ * V8's plain full collection); and idle parse threads stop.
  */
-export function idleCollection(idleMs: number, logger: Logger, parseThreads?: { release(afterward?: () => void): void }): IdleCollector | null {
+export function idleCollection(idleMs: number, logger: Logger, native: NativeHelper, parseThreads?: { release(afterward?: () => void): void }): IdleCollector | null {
   if (idleMs === 0) return null;
-  const native = loadNativeMemory();
-  if ('unavailable' in native) logger.warn({ reason: native.unavailable }, "V8's young generation and glibc's free memory are not given back after an idle collection");
   const collectGarbage = 'unavailable' in native ? fullGarbageCollection() : native.lowMemoryNotification;
   const collector: IdleCollector = new IdleCollector({
     idleMs,

@@ -7,9 +7,9 @@ import { connect, type AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
 import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runtime/idle-collector';
-import { loadNativeMemory } from '@comps/shared/runtime/native-memory';
-import { buildNative } from '../../../shared/native/build.mjs';
+import { loadNativeHelper } from '@comps/shared/runtime/native-helper';
 import { eventually } from '../../helpers/http-client.js';
+import { loadedNativeHelper } from '../../helpers/native-helper.js';
 import { recordedWork } from '../../helpers/recorded-work.js';
 
 const requireFrom = createRequire(import.meta.url);
@@ -300,9 +300,9 @@ t.test("V8's full collection is taken without --expose-gc, and frees what nothin
  */
 const TRIM_CHECK = `
 import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
-import { loadNativeMemory } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-memory')).href)};
+import { loadNativeHelper } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-helper')).href)};
 const collect = fullGarbageCollection();
-const native = loadNativeMemory();
+const native = loadNativeHelper();
 const source = Buffer.alloc(1 << 20, 120);
 // Forty-eight 1 MB pages (external strings: glibc's memory), each followed by a small block that stays.
 let pages = [];
@@ -320,21 +320,8 @@ const trimmed = process.memoryUsage.rss();
 process.stdout.write(JSON.stringify({ collected, trimmed, released, pins: pins.length }));
 `;
 
-/**
- * Whether the native helper is loaded. npm test builds it wherever a C++ compiler and Node's headers
- * are: without them the check is skipped (the services run without it); with them a missing helper fails.
- */
-function nativeHelperReady(t: Test): boolean {
-  const native = loadNativeMemory();
-  if (!('unavailable' in native)) return true;
-  const build = buildNative();
-  if (build.missingTool) t.skip(build.line, async () => undefined);
-  else t.fail(`the helper should have been built and loaded: ${native.unavailable} (${build.line})`);
-  return false;
-}
-
 t.test("the native helper gives back the free pages inside glibc's heap, which a collection alone does not", async (t) => {
-  if (!nativeHelperReady(t)) return;
+  if (!loadedNativeHelper(t)) return;
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/.test(name))), MALLOC_MMAP_THRESHOLD_: String(4 * MB) };
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', TRIM_CHECK], { env });
   const figures = JSON.parse(stdout) as { collected: number; trimmed: number; released: boolean; pins: number };
@@ -353,9 +340,10 @@ const YOUNG_GENERATION_CHECK = `
 import { getHeapSpaceStatistics } from 'node:v8';
 import { fullGarbageCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/full-garbage-collection')).href)};
 import { idleCollection } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/idle-collection')).href)};
+import { loadServiceNativeHelper } from ${JSON.stringify(pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-helper')).href)};
 const warnings = [];
 const logger = { warn: (fields, message) => warnings.push(message), debug: () => undefined };
-const collector = idleCollection(20, logger);
+const collector = idleCollection(20, logger, loadServiceNativeHelper(logger));
 const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
 const endWork = collector.begin();
 const held = [];
@@ -375,7 +363,7 @@ process.stdout.write(JSON.stringify({ loaded, collected, idle, collections: coll
 `;
 
 t.test("the idle collection shrinks the young generation a load grew, which V8's full collection leaves as it is", async (t) => {
-  if (!nativeHelperReady(t)) return;
+  if (!loadedNativeHelper(t)) return;
   // The young generation's cap is set here (by default it follows the machine's memory); its least is V8's (Node 20's), 1 MB.
   const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', YOUNG_GENERATION_CHECK]);
   const figures = JSON.parse(stdout) as { loaded: number; collected: number; idle: number; collections: number; warnings: string[]; held: number };
@@ -388,6 +376,6 @@ t.test("the idle collection shrinks the young generation a load grew, which V8's
 });
 
 t.test('a helper that cannot be loaded is reported, with its path', async (t) => {
-  const missing = loadNativeMemory('/nonexistent/release-memory.node');
-  t.ok('unavailable' in missing && missing.unavailable.startsWith('/nonexistent/release-memory.node could not be loaded ('), 'unavailable, and why');
+  const missing = loadNativeHelper('/nonexistent/native-helper.node');
+  t.ok('unavailable' in missing && missing.unavailable.startsWith('/nonexistent/native-helper.node could not be loaded ('), 'unavailable, and why');
 });

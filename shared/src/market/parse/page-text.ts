@@ -3,6 +3,14 @@ import { isAscii } from 'node:buffer';
 /** A page as the readers take it: its bytes as they came (UTF-8), its decoded text, or either already read. */
 export type PageSource = Uint8Array | string | PageText;
 
+/**
+ * Bytes as a string of one character each, as `toString('latin1')` makes it. The services pass the
+ * native helper's, which copies nothing (the string holds the bytes, which never change once read).
+ */
+export type OneByteText = (bytes: Buffer) => string;
+
+const copyAsLatin1: OneByteText = (bytes) => bytes.toString('latin1');
+
 const NON_ASCII = /[^\x00-\x7f]/;
 /** The stretch of bytes whose being all ASCII is known at once (a power of two). */
 const CHUNK_BITS = 12;
@@ -12,9 +20,10 @@ const NOT_ALL_ASCII = 2;
 
 /**
  * The page the readers scan. From its bytes, `html` holds one character per byte (the bytes read
- * as latin1): a one-byte string made at the cost of a copy, where decoding the page as UTF-8 costs
- * several milliseconds for a 1–2 MB page and, for a page with a few hundred non-ASCII bytes, makes
- * a two-byte string that every later search and the GC pay for. Every landmark of HTML is ASCII
+ * as latin1): a one-byte string made at the cost of a copy at most (none with the native helper's
+ * `OneByteText`), where decoding the page as UTF-8 costs several milliseconds for a 1–2 MB page
+ * and, for a page with a few hundred non-ASCII bytes, makes a two-byte string that every later
+ * search and the GC pay for. Every landmark of HTML is ASCII
  * and UTF-8 never uses an ASCII byte inside a multi-byte character, so searches, regular
  * expressions and positions read the bytes as they would read the text; only what the readers
  * return is decoded, span by span (`text`), before references in it are decoded (a reference
@@ -42,11 +51,12 @@ export class PageText {
     this.chunks = bytes === null ? null : new Uint8Array((bytes.length >> CHUNK_BITS) + 1);
   }
 
-  static of(source: PageSource): PageText {
+  /** `oneByteText` reads bytes into `html` (by default a copy). */
+  static of(source: PageSource, oneByteText: OneByteText = copyAsLatin1): PageText {
     if (source instanceof PageText) return source;
     if (typeof source === 'string') return new PageText(source, null);
     const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-    return new PageText(bytes.toString('latin1'), bytes);
+    return new PageText(oneByteText(bytes), bytes);
   }
 
   /** `html[start, end)` as text; `start` and `end` at ASCII characters (or the page's ends). */

@@ -1,0 +1,94 @@
+/*
+ * What the services need from V8 and glibc that Node does not give JavaScript:
+ *
+ * - mallocTrim(): glibc's malloc_trim(0), which gives back the free pages inside glibc's heap, not
+ *   only those at its top. A process that read many 1-2 MB pages keeps their freed memory in glibc's
+ *   heap, pinned by smaller blocks allocated after them; only malloc_trim returns it (bench:api: the
+ *   api's idle collection took it from 216 MB resident to 211 without this, and from 204 MB to 137
+ *   with it). Elsewhere than glibc there is nothing to trim: it returns false.
+ * - lowMemoryNotification(): V8's collection for a process told it is short of memory: full
+ *   collections until nothing more is freed, the young generation shrunk to its least and V8's free
+ *   pages unmapped. The full collection `gc()` runs keeps the young generation at the size a load grew
+ *   it to (32 MB resident, empty) unless V8 happens to judge the allocation rate low at that moment
+ *   (bench:api, 12 s after the load: a V8 heap of 45 or 76 MB after `gc()`, 37 MB after this).
+ * - oneByteText(bytes): a string of one character per byte (as `toString('latin1')` makes it) whose
+ *   characters are the bytes themselves: an external string that holds the bytes' memory alive,
+ *   copying nothing. `toString('latin1')` copies a 1-2 MB page into memory just taken from the
+ *   system, which costs more to touch than to fill (bench:bulk: 1.4-6 ms a page on this machine's
+ *   virtual machines, where the same copy into memory already touched takes 0.2 ms). The bytes must
+ *   not change while the string lives; a page's never do once read.
+ *
+ * Built against the running Node's headers: V8's interface is stable within one Node major version
+ * only, so build.mjs names the file by that version's module ABI (`process.versions.modules`). Each
+ * function acts on the isolate of the thread that calls it: the module is context-aware, so parse
+ * threads load it too.
+ */
+#include <node.h>
+#include <v8.h>
+
+#include <memory>
+#include <utility>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+namespace {
+
+/** Bytes as a one-byte string's characters; holding the bytes' backing store keeps them alive as long as the string. */
+class BytesAsOneByteText final : public v8::String::ExternalOneByteStringResource {
+ public:
+  BytesAsOneByteText(std::shared_ptr<v8::BackingStore> store, size_t offset, size_t length)
+      : store_(std::move(store)), data_(static_cast<const char*>(store_->Data()) + offset), length_(length) {}
+  const char* data() const override { return data_; }
+  size_t length() const override { return length_; }
+
+ private:
+  const std::shared_ptr<v8::BackingStore> store_;
+  const char* const data_;
+  const size_t length_;
+};
+
+void MallocTrim(const v8::FunctionCallbackInfo<v8::Value>& args) {
+  bool released = false;
+#ifdef __GLIBC__
+  released = malloc_trim(0) == 1;
+#endif
+  args.GetReturnValue().Set(released);
+}
+
+void LowMemoryNotification(const v8::FunctionCallbackInfo<v8::Value>& args) {
+  args.GetIsolate()->LowMemoryNotification();
+}
+
+void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
+  v8::Isolate* isolate = args.GetIsolate();
+  if (args.Length() < 1 || !args[0]->IsUint8Array()) {
+    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8Literal(isolate, "oneByteText takes a Uint8Array")));
+    return;
+  }
+  v8::Local<v8::Uint8Array> view = args[0].As<v8::Uint8Array>();
+  const size_t length = view->ByteLength();
+  std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
+  // V8 requires an external string's data to exist (an empty or detached buffer has none).
+  if (length == 0 || store->Data() == nullptr) {
+    args.GetReturnValue().SetEmptyString();
+    return;
+  }
+  auto* resource = new BytesAsOneByteText(std::move(store), view->ByteOffset(), length);
+  v8::Local<v8::String> text;
+  if (!v8::String::NewExternalOneByte(isolate, resource).ToLocal(&text)) {
+    // Refused (longer than a string may be): V8 did not take the resource.
+    delete resource;
+    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "oneByteText: the bytes are longer than a string may be")));
+    return;
+  }
+  args.GetReturnValue().Set(text);
+}
+
+}  // namespace
+
+NODE_MODULE_INIT(/* exports, module, context */) {
+  NODE_SET_METHOD(exports, "mallocTrim", MallocTrim);
+  NODE_SET_METHOD(exports, "lowMemoryNotification", LowMemoryNotification);
+  NODE_SET_METHOD(exports, "oneByteText", OneByteText);
+}

@@ -1,0 +1,55 @@
+import { createRequire } from 'node:module';
+import { NATIVE_HELPER_PATH } from '../../native/build.mjs';
+import type { Logger } from '../logging/create-logger.js';
+import type { OneByteText } from '../market/parse/page-text.js';
+
+/** What the native helper does (shared/native/native-helper.cc), or why it is not there. */
+export type NativeHelper =
+  | {
+      /** glibc's `malloc_trim(0)`: true when memory was given back. */
+      mallocTrim: () => boolean;
+      /** V8's collection for a process short of memory: full collections, the young generation shrunk, free pages unmapped. */
+      lowMemoryNotification: () => void;
+      /** Bytes as one character each, as `toString('latin1')` reads them, without copying them (the string holds them). */
+      oneByteText: OneByteText;
+    }
+  | { unavailable: string };
+
+/**
+ * Below this size a page's bytes are copied into their string (`toString('latin1')`), which costs
+ * microseconds: a string that holds its bytes would keep alive the whole block a small buffer may be
+ * cut from (Node's pool), and saves nothing worth it.
+ */
+const MIN_SHARED_BYTES = 64 * 1024;
+
+/**
+ * The native helper (built where a C++ compiler is: npm start, npm test, the image). Without it the
+ * process runs as before: its idle collection is V8's plain full collection, and each page read is
+ * copied into its string.
+ */
+export function loadNativeHelper(addonPath = NATIVE_HELPER_PATH): NativeHelper {
+  try {
+    const addon = createRequire(import.meta.url)(addonPath) as { mallocTrim: () => boolean; lowMemoryNotification: () => void; oneByteText: (bytes: Uint8Array) => string };
+    return {
+      mallocTrim: () => addon.mallocTrim(),
+      lowMemoryNotification: () => addon.lowMemoryNotification(),
+      oneByteText: (bytes) => (bytes.length < MIN_SHARED_BYTES ? bytes.toString('latin1') : addon.oneByteText(bytes)),
+    };
+  } catch (error) {
+    return { unavailable: `${addonPath} could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+  }
+}
+
+/** A service's helper, loaded once at its start; where it is not there, the service says so once. */
+export function loadServiceNativeHelper(logger: Logger): NativeHelper {
+  const native = loadNativeHelper();
+  if ('unavailable' in native) {
+    logger.warn({ reason: native.unavailable }, "native helper not loaded: idle collections give back less (V8's young generation, glibc's free pages stay), and each page read is copied once more");
+  }
+  return native;
+}
+
+/** How a process reads page bytes into text: the helper's way, or a copy where the helper is not there (undefined). */
+export function oneByteTextOf(native: NativeHelper): OneByteText | undefined {
+  return 'unavailable' in native ? undefined : native.oneByteText;
+}

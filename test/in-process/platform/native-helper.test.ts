@@ -1,0 +1,99 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { integerBetween, forAll } from '../../helpers/property-test.js';
+import { loadedNativeHelper } from '../../helpers/native-helper.js';
+
+const requireFrom = createRequire(import.meta.url);
+const MB = 1024 * 1024;
+const HELPER_MODULE = pathToFileURL(requireFrom.resolve('@comps/shared/runtime/native-helper')).href;
+
+t.test("oneByteText reads any bytes as toString('latin1') does, at every size and offset", async (t) => {
+  const native = loadedNativeHelper(t);
+  if (!native) return;
+  forAll(60, (random) => {
+    // Around the size below which the bytes are copied (64 KB), and a page's size.
+    const length = [integerBetween(random, 0, 300), integerBetween(random, 64 * 1024 - 8, 64 * 1024 + 8), integerBetween(random, 1_000_000, 1_300_000)][integerBetween(random, 0, 2)]!;
+    const offset = integerBetween(random, 0, 64);
+    const block = Buffer.allocUnsafeSlow(offset + length + 16);
+    for (let index = 0; index < block.length; index += 1) block[index] = integerBetween(random, 0, 255);
+    const bytes = block.subarray(offset, offset + length);
+    const text = native.oneByteText(bytes);
+    if (text !== bytes.toString('latin1')) throw new Error(`${length} bytes at offset ${offset} read differently`);
+  });
+  t.equal(native.oneByteText(Buffer.alloc(0)), '', 'no bytes: the empty string');
+});
+
+/**
+ * Run in a process of its own, with V8's collections called when the check chooses: texts of 1 MB
+ * buffers kept while the buffers are dropped (the texts hold the bytes), then dropped too (the bytes
+ * are freed). What Node counts of ArrayBuffer memory at each step, and whether the texts stayed whole.
+ */
+const LIFETIME_CHECK = `
+import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
+const native = loadNativeHelper();
+const settle = async () => { for (let round = 0; round < 3; round += 1) { globalThis.gc(); await new Promise((next) => setImmediate(next)); } };
+await settle();
+const before = process.memoryUsage().arrayBuffers;
+let texts = [];
+for (let index = 0; index < 32; index += 1) texts.push(native.oneByteText(Buffer.alloc(1 << 20, 97 + index)));
+await settle();
+const held = process.memoryUsage().arrayBuffers;
+// Fresh memory over the freed buffers' would show a text read from freed bytes.
+const scratch = Array.from({ length: 32 }, () => Buffer.alloc(1 << 20, 0x7a));
+const whole = texts.every((text, index) => text.length === 1 << 20 && text === String.fromCharCode(97 + index).repeat(1 << 20));
+texts = null;
+await settle();
+const freed = process.memoryUsage().arrayBuffers - scratch.length * (1 << 20);
+process.stdout.write(JSON.stringify({ before, held, freed, whole }));
+`;
+
+t.test('a text holds its bytes while it lives, and lets them go with it', async (t) => {
+  if (!loadedNativeHelper(t)) return;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', LIFETIME_CHECK]);
+  const figures = JSON.parse(stdout) as { before: number; held: number; freed: number; whole: boolean };
+  t.equal(figures.whole, true, 'every text read as its bytes, after its buffer was dropped and collected');
+  t.equal(Math.round((figures.held - figures.before) / MB), 32, "the texts held their 32 MB of bytes once their buffers were gone");
+  t.equal(Math.round((figures.freed - figures.before) / MB), 0, 'and let them go once the texts were gone');
+});
+
+/**
+ * Run in a process of its own, whose main thread never loads the helper: threads that each load it,
+ * read a text and stop (one on its own, one stopped) with the text still held. Node unloads the addons a
+ * thread loaded before V8 frees the thread's heap, which lets the text's bytes go through the helper's
+ * code: a helper that could be unloaded crashed the process here.
+ */
+// A module, as the process's --input-type makes the threads' code too.
+const THREAD_SOURCE = `
+import { parentPort } from 'node:worker_threads';
+import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
+const native = loadNativeHelper();
+const bytes = Buffer.alloc(200000, 0xe9);
+globalThis.held = native.oneByteText(bytes);
+parentPort.postMessage(globalThis.held === bytes.toString('latin1'));
+if (process.argv.includes('stay')) setInterval(() => undefined, 1000);
+`;
+const THREAD_CHECK = `
+import { Worker } from 'node:worker_threads';
+const results = [];
+for (const how of ['exit', 'stay', 'exit', 'stay']) {
+  const worker = new Worker(${JSON.stringify(THREAD_SOURCE)}, { eval: true, argv: [how] });
+  const same = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+  const code = how === 'stay' ? await worker.terminate() : await new Promise((resolve) => worker.once('exit', resolve));
+  results.push({ same, code });
+}
+process.stdout.write(JSON.stringify(results));
+`;
+
+t.test('oneByteText works in worker threads (parse threads load the helper too), which stop cleanly holding their texts', async (t) => {
+  if (!loadedNativeHelper(t)) return;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', THREAD_CHECK]);
+  t.strictSame(JSON.parse(stdout), [
+    { same: true, code: 0 },
+    { same: true, code: 1 },
+    { same: true, code: 0 },
+    { same: true, code: 1 },
+  ], 'each thread read the same text, and ended (on its own: 0; stopped: 1) without crashing the process');
+});
