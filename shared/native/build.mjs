@@ -35,9 +35,7 @@ export function buildNative({ compiler = process.env.CXX || 'c++', headers = pat
   const partial = `${NATIVE_HELPER_PATH}.${process.pid}.partial`;
   // Node's and V8's functions are the running node's: left undefined here, found when the module is loaded.
   // Node's headers are the system's to the compiler: V8's own draw warnings that are not this file's.
-  // Never unloaded (-z nodelete): Node unloads an addon a worker thread loaded when the thread stops, before V8 frees
-  // the thread's heap, whose texts (oneByteText) then call back into this code to let their bytes go.
-  const linking = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared', '-Wl,-z,nodelete'];
+  const linking = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
   const result = spawnSync(compiler, [...linking, '-std=c++20', '-fPIC', '-O2', '-Wall', '-Wextra', `-isystem${headers}`, '-o', partial, SOURCE], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.error || result.status !== 0) {
     rmSync(partial, { force: true });

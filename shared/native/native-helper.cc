@@ -21,8 +21,11 @@
  * Built against the running Node's headers: V8's interface is stable within one Node major version
  * only, so build.mjs names the file by that version's module ABI (`process.versions.modules`). Each
  * function acts on the isolate of the thread that calls it: the module is context-aware, so parse
- * threads load it too.
+ * threads load it too. It is never unloaded: Node unloads an addon a worker thread loaded when that
+ * thread stops, before V8 frees the thread's heap, whose texts then call back into this code to let
+ * their bytes go (a process whose main thread had not loaded it crashed there).
  */
+#include <dlfcn.h>
 #include <node.h>
 #include <v8.h>
 
@@ -79,6 +82,11 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Local<v8::Uint8Array> view = args[0].As<v8::Uint8Array>();
   const size_t length = view->ByteLength();
   std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
+  // A string's characters never change: bytes another thread can write, or a buffer that can shrink, are refused.
+  if (store->IsShared() || store->IsResizableByUserJavaScript()) {
+    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8Literal(isolate, "oneByteText takes bytes that are neither shared nor resizable")));
+    return;
+  }
   // V8 requires an external string's data to exist (an empty or detached buffer has none).
   if (length == 0 || store->Data() == nullptr) {
     args.GetReturnValue().SetEmptyString();
@@ -98,6 +106,9 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
 }  // namespace
 
 NODE_MODULE_INIT(/* exports, module, context */) {
+  // Loaded once more, never to be unloaded (see above); the handle is kept for good on purpose.
+  Dl_info self;
+  if (dladdr(reinterpret_cast<void*>(&OneByteText), &self) != 0 && self.dli_fname != nullptr) dlopen(self.dli_fname, RTLD_NOW | RTLD_NODELETE);
   NODE_SET_METHOD(exports, "mallocTrim", MallocTrim);
   NODE_SET_METHOD(exports, "lowMemoryNotification", LowMemoryNotification);
   NODE_SET_METHOD(exports, "oneByteText", OneByteText);

@@ -188,4 +188,8 @@ t.test("pages' bytes are read into text by the reader the client is given, searc
   t.equal(item.itemId, itemId, 'the item read');
   t.equal(read.length, 2, 'one read a page');
   t.equal(read[0], html.length, "the search page's bytes, whole");
+  // What the reader makes is what is parsed: a text without results is a page that is not a results page.
+  const emptying = new MarketClient(config, { oneByteText: () => '<html><body></body></html>' });
+  t.teardown(() => emptying.close());
+  await t.rejects(emptying.search({ ...query, marketSite: 'market.com' }), { code: 'upstream_error' }, "the reader's text is the one read");
 });

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
  * global `gc` is V8's (as Jest's leak detector obtains it).
  *
  * The idle collection runs V8's low-memory collection instead where the native helper is built
- * (native-memory.ts), and this where it is not; the tests use this to collect at a point they choose.
+ * (native-helper.ts), and this where it is not; the tests use this to collect at a point they choose.
  */
 export function fullGarbageCollection(): () => void {
   const exposed = typeof globalThis.gc === 'function';

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { NATIVE_HELPER_PATH } from '../../native/build.mjs';
 import type { Logger } from '../logging/create-logger.js';
-import type { OneByteText } from '../market/parse/page-text.js';
 
 /** What the native helper does (shared/native/native-helper.cc), or why it is not there. */
 export type NativeHelper =
@@ -11,7 +10,7 @@ export type NativeHelper =
       /** V8's collection for a process short of memory: full collections, the young generation shrunk, free pages unmapped. */
       lowMemoryNotification: () => void;
       /** Bytes as one character each, as `toString('latin1')` reads them, without copying them (the string holds them). */
-      oneByteText: OneByteText;
+      oneByteText: (bytes: Buffer) => string;
     }
   | { unavailable: string };
 
@@ -50,6 +49,6 @@ export function loadServiceNativeHelper(logger: Logger): NativeHelper {
 }
 
 /** How a process reads page bytes into text: the helper's way, or a copy where the helper is not there (undefined). */
-export function oneByteTextOf(native: NativeHelper): OneByteText | undefined {
+export function oneByteTextOf(native: NativeHelper): ((bytes: Buffer) => string) | undefined {
   return 'unavailable' in native ? undefined : native.oneByteText;
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
 import { integerBetween, forAll } from '../../helpers/property-test.js';
 import { loadedNativeHelper } from '../../helpers/native-helper.js';
 
@@ -24,6 +25,20 @@ t.test("oneByteText reads any bytes as toString('latin1') does, at every size an
     if (text !== bytes.toString('latin1')) throw new Error(`${length} bytes at offset ${offset} read differently`);
   });
   t.equal(native.oneByteText(Buffer.alloc(0)), '', 'no bytes: the empty string');
+});
+
+t.test('the helper itself refuses what is not bytes that stay as they are, and reads no bytes as the empty string', async (t) => {
+  if (!loadedNativeHelper(t)) return;
+  // The addon as it is, without the loader's copy of small buffers.
+  const addon = requireFrom(NATIVE_HELPER_PATH) as { oneByteText: (bytes: unknown) => string };
+  t.equal(addon.oneByteText(Buffer.alloc(0)), '', 'no bytes');
+  t.equal(addon.oneByteText(new Uint8Array(new ArrayBuffer(8), 8, 0)), '', 'no bytes, at the end of a buffer');
+  t.equal(addon.oneByteText(Buffer.from('abc')), 'abc', 'a few bytes');
+  t.throws(() => addon.oneByteText('abc'), { name: 'TypeError', message: 'oneByteText takes a Uint8Array' }, 'a string');
+  t.throws(() => addon.oneByteText(new Uint16Array(4)), { name: 'TypeError' }, 'other views');
+  t.throws(() => addon.oneByteText(new Uint8Array(new SharedArrayBuffer(16))), { name: 'TypeError', message: 'oneByteText takes bytes that are neither shared nor resizable' }, 'bytes other threads can write');
+  const resizable = new (ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer)(16, { maxByteLength: 64 });
+  t.throws(() => addon.oneByteText(new Uint8Array(resizable)), { name: 'TypeError' }, 'bytes that can shrink');
 });
 
 /**
