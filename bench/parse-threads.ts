@@ -2,6 +2,7 @@ import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { FetchedPage } from '@comps/shared/market/fetch/fetch-page';
 import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
+import { callingThreadReader } from '@comps/shared/market/market-client';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
 import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
 import { median } from './bench-stack.js';
@@ -27,8 +28,9 @@ export interface ParseThreadsFigures {
 /** The burst on the calling thread against one and two parse threads, taken in turns. */
 export async function measureParseThreads(pages: Buffer[], site: MarketSite, oneByteText: OneByteText | undefined): Promise<ParseThreadsFigures> {
   const logger = createLogger('bench', 'silent');
-  const one = new ParseThreads({ count: 1, logger });
-  const two = new ParseThreads({ count: 2, logger });
+  const callingThread = callingThreadReader(undefined, oneByteText);
+  const one = new ParseThreads({ count: 1, logger, callingThread });
+  const two = new ParseThreads({ count: 2, logger, callingThread });
   // A read takes the body it is given: each burst gets copies, made before it is timed.
   const answersOf = (): FetchedPage[] => pages.map((page) => ({ status: 200, body: Buffer.from(page), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 0 }));
   try {

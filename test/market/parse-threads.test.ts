@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
 import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
+import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
 import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
 import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
@@ -49,13 +50,16 @@ function capturedLogger() {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
+/** Where the threads start, no page is read on the calling thread: one that is fails its test. */
+const NOT_ON_CALLING_THREAD: SearchAnswerReader = { read: () => Promise.reject(new Error('a page was read on the calling thread')) };
+
 /** A saved results page the thread tests read. */
 const PAGE = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
 
 /** One thread of a test helper module (test/helpers), with a captured log. */
 function helperThread(helper: string, options: { pageDeadlineMs?: number } = {}) {
   const { logger, lines } = capturedLogger();
-  return { threads: new ParseThreads({ count: 1, logger, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options }), lines };
+  return { threads: new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options }), lines };
 }
 
 async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
@@ -68,7 +72,7 @@ async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | {
 
 t.test('saved pages read in two threads, side by side, as the calling thread reads them', async (t) => {
   const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 2, logger });
+  const threads = new ParseThreads({ count: 2, logger, callingThread: NOT_ON_CALLING_THREAD });
   t.teardown(() => threads.close());
   const pages = SEARCH_PAGES.map(([file, site]) => ({ file, site, bytes: readFileSync(path.join(FIXTURES_DIR, file)) }));
   const inThreads = await Promise.all(pages.map(({ bytes, site }) => outcomeOf(() => threads.read(answerOf(bytes), site))));
@@ -91,7 +95,7 @@ t.test('saved pages read in two threads, side by side, as the calling thread rea
 t.test("an unrecognized layout: upstream_error, the layout watch told on the calling thread with the page's row classes", async (t) => {
   const { logger } = capturedLogger();
   const recorded: Array<[string, string | null]> = [];
-  const threads = new ParseThreads({ count: 1, logger, layoutWatch: { record: (site, classes) => recorded.push([site, classes]) } });
+  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD, layoutWatch: { record: (site, classes) => recorded.push([site, classes]) } });
   t.teardown(() => threads.close());
   const renamed = readFixture('sold_us_scard_vw_beetle.html').replaceAll('s-card', 'q-tile').replaceAll('srp-results', 'q-results').replaceAll('srp-river-results', 'q-river-results');
   await t.rejects(threads.read(answerOf(renamed), 'market.de'), new AppError('upstream_error', "the marketplace's page layout was not recognized"));
@@ -100,7 +104,7 @@ t.test("an unrecognized layout: upstream_error, the layout watch told on the cal
 
 t.test("a refusal's Retry-After survives the thread", async (t) => {
   const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger });
+  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
   t.teardown(() => threads.close());
   const error = (await outcomeOf(() => threads.read({ ...answerOf(''), status: 429, retryAfterSeconds: 7 }, 'market.com'))) as { error: AppError };
   t.strictSame([error.error instanceof AppError, error.error.code, error.error.retryAfter], [true, 'upstream_rate_limited', 7]);
@@ -123,6 +127,41 @@ t.test('a thread that dies fails the pages waiting on it with service_unavailabl
   const after = await threads.read(answerOf(PAGE), 'market.com');
   t.equal(after.items.length, (await threads.read(answerOf(PAGE), 'market.com')).items.length, 'the replacement reads pages');
   t.ok(after.items.length > 0);
+});
+
+t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so on; meanwhile pages are read on the calling thread', async (t) => {
+  const { logger, lines } = capturedLogger();
+  let clock = 0;
+  const onCallingThread: string[] = [];
+  const reader = callingThreadReader();
+  const threads = new ParseThreads({
+    count: 1,
+    logger,
+    now: () => clock,
+    entry: new URL('../helpers/unloadable-parse-thread.mjs', import.meta.url),
+    callingThread: { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) },
+  });
+  t.teardown(() => threads.close());
+  const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
+  const failedStarts = () => lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start');
+  /** A page at the clock's time: read (on which thread), or the code it failed with. */
+  const pageAt = async (at: number, url: string) => {
+    clock = at;
+    const outcome = await outcomeOf(() => threads.read(answerOf(PAGE, `https://www.market.test/sch/i.html?${url}`), 'market.com'));
+    if ('value' in outcome) {
+      t.strictSame(shapeOf(outcome.value), expected, `${url}: the page, whole`);
+      return onCallingThread.includes(`https://www.market.test/sch/i.html?${url}`) ? 'calling thread' : 'thread';
+    }
+    return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
+  };
+  t.equal(await pageAt(0, 'first'), 'service_unavailable', 'the page sent to the thread that failed to load: retryable, uncharged');
+  t.equal(await pageAt(999, 'within-1s'), 'calling thread', 'within the second after: no thread started');
+  t.equal(await pageAt(1000, 'after-1s'), 'service_unavailable', 'a second after: another thread tried, and it fails too');
+  t.equal(await pageAt(2999, 'within-2s'), 'calling thread', 'then two seconds');
+  t.equal(await pageAt(3000, 'after-2s'), 'service_unavailable', 'then another try');
+  t.equal(await pageAt(6999, 'within-4s'), 'calling thread', 'then four seconds');
+  t.strictSame(failedStarts().map((line) => [line.backoffMs, line.pagesFailed]), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets');
+  t.equal(threads.running, 0, 'no thread runs');
 });
 
 t.test('a page still unread at its deadline is internal_error, its thread is stopped, the pages behind it are service_unavailable; the next page starts another', async (t) => {
@@ -173,7 +212,7 @@ t.test("a thread's start is not its first page's time: the deadline runs once it
 
 t.test("a page's body is moved to its thread when the Buffer owns its memory, copied when it is a slice", async (t) => {
   const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger });
+  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
   t.teardown(() => threads.close());
   const owned = Buffer.alloc(PAGE.length);
   PAGE.copy(owned);
@@ -189,7 +228,7 @@ t.test("a page's body is moved to its thread when the Buffer owns its memory, co
 
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {
   const { logger, lines } = capturedLogger();
-  const threads = new ParseThreads({ count: 2, logger });
+  const threads = new ParseThreads({ count: 2, logger, callingThread: NOT_ON_CALLING_THREAD });
   t.teardown(() => threads.close());
   t.equal(threads.running, 0, 'none before a page');
   await threads.read(answerOf(PAGE), 'market.com');
@@ -212,7 +251,7 @@ t.test('threads start when pages come; release stops those with no page waiting,
 
 t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {
   const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger });
+  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
   const waiting = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   await threads.close();
   const outcome = await waiting;
@@ -222,6 +261,6 @@ t.test('closing fails what waits with service_unavailable, and refuses what come
 
 t.test('a count that is not a whole number of threads is refused', async (t) => {
   const { logger } = capturedLogger();
-  t.throws(() => new ParseThreads({ count: 0, logger }), RangeError);
-  t.throws(() => new ParseThreads({ count: 1.5, logger }), RangeError);
+  t.throws(() => new ParseThreads({ count: 0, logger, callingThread: NOT_ON_CALLING_THREAD }), RangeError);
+  t.throws(() => new ParseThreads({ count: 1.5, logger, callingThread: NOT_ON_CALLING_THREAD }), RangeError);
 });

@@ -28,6 +28,11 @@ export interface SearchAnswerReader {
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage>;
 }
 
+/** Reads search answers on the calling thread: their bytes into text by `oneByteText` (without it, a copy), then parsed. */
+export function callingThreadReader(layoutWatch?: Pick<LayoutWatch, 'record'>, oneByteText?: OneByteText): SearchAnswerReader {
+  return { read: async (answer, site) => interpretSearchAnswer({ ...answer, body: PageText.of(answer.body, oneByteText) }, site, layoutWatch) };
+}
+
 export interface MarketClientOptions {
   /** Told of the results pages whose layout went unrecognized. */
   layoutWatch?: Pick<LayoutWatch, 'record'>;
@@ -52,7 +57,7 @@ export class MarketClient {
   ) {
     this.fetcher = new PageFetcher(config);
     this.oneByteText = oneByteText;
-    this.searchReader = searchReader ?? { read: async (answer, site) => interpretSearchAnswer({ ...answer, body: PageText.of(answer.body, oneByteText) }, site, layoutWatch) };
+    this.searchReader = searchReader ?? callingThreadReader(layoutWatch, oneByteText);
   }
 
   private async get(url: string, site: MarketSite, signal: AbortSignal | undefined): Promise<FetchedPage & { fetchedAt: Date }> {

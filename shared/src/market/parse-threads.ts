@@ -48,10 +48,23 @@ interface Thread {
  */
 const PAGE_DEADLINE_MS = 10_000;
 
+/**
+ * After a thread exits before it is ready (its modules failed to load: a broken deployment, which
+ * every new thread would meet again), no thread is started for this long, doubling at each such exit
+ * up to `MAX_START_BACKOFF_MS`; meanwhile pages are read on the calling thread. A thread that becomes
+ * ready ends the backoff.
+ */
+const FIRST_START_BACKOFF_MS = 1000;
+const MAX_START_BACKOFF_MS = 60_000;
+
 export interface ParseThreadsOptions {
   count: number;
   layoutWatch?: Pick<LayoutWatch, 'record'> | undefined;
   logger: Logger;
+  /** Reads pages on the calling thread while no thread may start (see `FIRST_START_BACKOFF_MS`). */
+  callingThread: SearchAnswerReader;
+  /** Milliseconds, for the start backoff (tests give a clock they move). */
+  now?: () => number;
   /** The threads' module (tests give one that can be made to die). */
   entry?: URL;
   /** The longest a thread may read one page (tests give a shorter one). */
@@ -80,14 +93,29 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly logger: Logger;
   private readonly entry: URL;
   private readonly pageDeadlineMs: number;
+  private readonly callingThread: SearchAnswerReader;
+  private readonly now: () => number;
   private nextId = 0;
   private closed = false;
+  /** Threads that exited before they were ready, since one last was; and until when none is started. */
+  private failedStarts = 0;
+  private noStartUntil = Number.NEGATIVE_INFINITY;
 
-  constructor({ count, layoutWatch, logger, entry = new URL('./parse-thread-main.js', import.meta.url), pageDeadlineMs = PAGE_DEADLINE_MS }: ParseThreadsOptions) {
+  constructor({
+    count,
+    layoutWatch,
+    logger,
+    callingThread,
+    now = () => performance.now(),
+    entry = new URL('./parse-thread-main.js', import.meta.url),
+    pageDeadlineMs = PAGE_DEADLINE_MS,
+  }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
     this.slots = Array.from({ length: count }, () => undefined);
     this.layoutWatch = layoutWatch;
     this.logger = logger;
+    this.callingThread = callingThread;
+    this.now = now;
     this.entry = entry;
     this.pageDeadlineMs = pageDeadlineMs;
   }
@@ -104,6 +132,7 @@ export class ParseThreads implements SearchAnswerReader {
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
     const thread = this.leastBusy();
+    if (!thread) return this.callingThread.read(answer, site);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const { body: bytes } = answer;
@@ -150,13 +179,16 @@ export class ParseThreads implements SearchAnswerReader {
     await Promise.all(this.background);
   }
 
-  /** The running thread with the fewest pages waiting, or a new one in an empty slot when every running one has some. */
-  private leastBusy(): Thread {
+  /**
+   * The running thread with the fewest pages waiting, or a new one in an empty slot when every running
+   * one has some; none while no thread may start and none runs (the page is read on the calling thread).
+   */
+  private leastBusy(): Thread | undefined {
     let least: Thread | undefined;
     for (const thread of this.slots) if (thread && (!least || thread.pending.size < least.pending.size)) least = thread;
     if (least && least.pending.size === 0) return least;
     const empty = this.slots.indexOf(undefined);
-    if (empty === -1) return least!;
+    if (empty === -1 || this.now() < this.noStartUntil) return least;
     const started = this.start();
     this.slots[empty] = started;
     return started;
@@ -200,6 +232,7 @@ export class ParseThreads implements SearchAnswerReader {
     worker.on('message', (message: ThreadMessage) => {
       if (message !== THREAD_READY) return this.answer(thread, message);
       thread.ready = true;
+      this.failedStarts = 0;
       this.armDeadline(thread);
     });
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
@@ -214,7 +247,18 @@ export class ParseThreads implements SearchAnswerReader {
     });
     worker.on('exit', (code) => {
       if (thread.stopping) return;
-      this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
+      if (thread.ready) {
+        this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
+      } else {
+        // Its modules did not load: the next thread would most likely fail the same way.
+        const backoffMs = Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
+        this.failedStarts += 1;
+        this.noStartUntil = this.now() + backoffMs;
+        this.logger.error(
+          { exitCode: code, pagesFailed: thread.pending.size, backoffMs },
+          'a parse thread exited before it was ready; pages are read on the calling thread until another may start',
+        );
+      }
       this.lose(thread);
     });
     return thread;

@@ -1,7 +1,7 @@
 import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import { LayoutWatch } from '../market/layout-watch.js';
-import { MarketClient } from '../market/market-client.js';
+import { callingThreadReader, MarketClient } from '../market/market-client.js';
 import type { OneByteText } from '../market/parse/page-text.js';
 import { ParseThreads } from '../market/parse-threads.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
@@ -55,7 +55,8 @@ export function createMetering(
     logger,
   );
   const layoutWatch = new LayoutWatch(logger);
-  const parseThreads = config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger }) : undefined;
+  const parseThreads =
+    config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger, callingThread: callingThreadReader(layoutWatch, oneByteText) }) : undefined;
   const market = new MarketClient(config.market, { layoutWatch, searchReader: parseThreads, oneByteText });
   const meter = new Meter({
     market,
