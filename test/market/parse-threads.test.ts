@@ -160,8 +160,50 @@ t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so 
   t.equal(await pageAt(2999, 'within-2s'), 'calling thread', 'then two seconds');
   t.equal(await pageAt(3000, 'after-2s'), 'service_unavailable', 'then another try');
   t.equal(await pageAt(6999, 'within-4s'), 'calling thread', 'then four seconds');
-  t.strictSame(failedStarts().map((line) => [line.backoffMs, line.pagesFailed]), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets');
+  t.strictSame(failedStarts().map((line) => [line.waitMs, line.pagesFailed]), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets');
   t.equal(threads.running, 0, 'no thread runs');
+});
+
+t.test('threads started together that cannot load count as one failed start; meanwhile pages go to a ready thread; a thread that loads ends the wait', async (t) => {
+  const { logger, lines } = capturedLogger();
+  let clock = 0;
+  const onCallingThread: string[] = [];
+  const reader = callingThreadReader();
+  const threads = new ParseThreads({
+    count: 2,
+    logger,
+    now: () => clock,
+    entry: new URL('../helpers/loads-unless-told-parse-thread.mjs', import.meta.url),
+    callingThread: { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) },
+  });
+  t.teardown(async () => {
+    delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
+    await threads.close();
+  });
+  /** Pages sent together at the clock's time: where each was read, or the code it failed with. */
+  const pagesAt = (at: number, ...names: string[]) => {
+    clock = at;
+    return Promise.all(
+      names.map(async (name) => {
+        const url = `https://www.market.test/sch/i.html?${name}`;
+        const outcome = await outcomeOf(() => threads.read(answerOf(PAGE, url), 'market.com'));
+        if ('value' in outcome) return onCallingThread.includes(url) ? 'calling thread' : 'thread';
+        return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
+      }),
+    );
+  };
+  const waits = () => lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start').map((line) => line.waitMs);
+  process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
+  t.strictSame(await pagesAt(0, 'a', 'b'), ['service_unavailable', 'service_unavailable'], 'two threads started, and neither loaded');
+  t.strictSame(waits(), [1000, 1000], 'one wait of a second for both: they failed as one start');
+  t.strictSame(await pagesAt(999, 'c'), ['calling thread'], 'within it, the calling thread');
+  delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
+  t.strictSame(await pagesAt(1000, 'd'), ['thread'], 'then a thread that loads');
+  process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
+  t.strictSame(await pagesAt(1000, 'e', 'f'), ['thread', 'service_unavailable'], 'the ready thread reads one; a second thread is started for the other, and does not load');
+  t.strictSame(waits(), [1000, 1000, 1000], 'the thread that loaded ended the backoff: a second again, not two');
+  t.strictSame(await pagesAt(1500, 'g', 'h'), ['thread', 'thread'], 'meanwhile both pages go to the ready thread, none to a new one');
+  t.equal(threads.running, 1, 'one thread runs');
 });
 
 t.test('a page still unread at its deadline is internal_error, its thread is stopped, the pages behind it are service_unavailable; the next page starts another', async (t) => {

@@ -36,6 +36,8 @@ interface Thread {
   stopping: boolean;
   /** Its module has loaded: its pages' deadlines run from then (a thread's start is not a page's time). */
   ready: boolean;
+  /** It said it was ready once (`ready` is taken back from a thread being stopped): its exit is no failed start. */
+  loaded: boolean;
   /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits and the thread is ready. */
   deadline: NodeJS.Timeout | undefined;
 }
@@ -51,8 +53,9 @@ const PAGE_DEADLINE_MS = 10_000;
 /**
  * After a thread exits before it is ready (its modules failed to load: a broken deployment, which
  * every new thread would meet again), no thread is started for this long, doubling at each such exit
- * up to `MAX_START_BACKOFF_MS`; meanwhile pages are read on the calling thread. A thread that becomes
- * ready ends the backoff.
+ * after the wait has passed (the threads of one burst count once) up to `MAX_START_BACKOFF_MS`;
+ * meanwhile pages go to threads that are ready, or are read on the calling thread. A thread that
+ * becomes ready ends the backoff.
  */
 const FIRST_START_BACKOFF_MS = 1000;
 const MAX_START_BACKOFF_MS = 60_000;
@@ -181,14 +184,18 @@ export class ParseThreads implements SearchAnswerReader {
 
   /**
    * The running thread with the fewest pages waiting, or a new one in an empty slot when every running
-   * one has some; none while no thread may start and none runs (the page is read on the calling thread).
+   * one has some. While no thread may start, only a thread that is ready, or none (the page is then
+   * read on the calling thread): one still loading may well fail as the last did.
    */
   private leastBusy(): Thread | undefined {
+    const holdingBack = this.now() < this.noStartUntil;
     let least: Thread | undefined;
-    for (const thread of this.slots) if (thread && (!least || thread.pending.size < least.pending.size)) least = thread;
+    for (const thread of this.slots) {
+      if (thread && (thread.ready || !holdingBack) && (!least || thread.pending.size < least.pending.size)) least = thread;
+    }
     if (least && least.pending.size === 0) return least;
     const empty = this.slots.indexOf(undefined);
-    if (empty === -1 || this.now() < this.noStartUntil) return least;
+    if (empty === -1 || holdingBack) return least;
     const started = this.start();
     this.slots[empty] = started;
     return started;
@@ -228,11 +235,13 @@ export class ParseThreads implements SearchAnswerReader {
     const worker = new Worker(this.entry);
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
-    const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, deadline: undefined };
+    const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };
     worker.on('message', (message: ThreadMessage) => {
       if (message !== THREAD_READY) return this.answer(thread, message);
       thread.ready = true;
+      thread.loaded = true;
       this.failedStarts = 0;
+      this.noStartUntil = Number.NEGATIVE_INFINITY;
       this.armDeadline(thread);
     });
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
@@ -247,15 +256,16 @@ export class ParseThreads implements SearchAnswerReader {
     });
     worker.on('exit', (code) => {
       if (thread.stopping) return;
-      if (thread.ready) {
+      if (thread.loaded) {
         this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
       } else {
-        // Its modules did not load: the next thread would most likely fail the same way.
-        const backoffMs = Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
-        this.failedStarts += 1;
-        this.noStartUntil = this.now() + backoffMs;
+        // Its modules did not load: the next thread would most likely fail the same way. Threads started together count once.
+        if (this.now() >= this.noStartUntil) {
+          this.noStartUntil = this.now() + Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
+          this.failedStarts += 1;
+        }
         this.logger.error(
-          { exitCode: code, pagesFailed: thread.pending.size, backoffMs },
+          { exitCode: code, pagesFailed: thread.pending.size, waitMs: Math.round(this.noStartUntil - this.now()) },
           'a parse thread exited before it was ready; pages are read on the calling thread until another may start',
         );
       }
