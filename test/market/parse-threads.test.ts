@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -129,79 +129,69 @@ t.test('a thread that dies fails the pages waiting on it with service_unavailabl
   t.ok(after.items.length > 0);
 });
 
-t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so on; meanwhile pages are read on the calling thread', async (t) => {
+/**
+ * Threads of a test helper module on a clock the test moves, whose pages read on the calling thread are
+ * noted. `pagesAt` sends pages together at a time and says where each was read (the page whole, checked),
+ * or the code it failed with; `waits` the waits the failed starts logged.
+ */
+function threadsOnClock(t: Test, helper: string, count: number) {
   const { logger, lines } = capturedLogger();
   let clock = 0;
   const onCallingThread: string[] = [];
   const reader = callingThreadReader();
   const threads = new ParseThreads({
-    count: 1,
+    count,
     logger,
     now: () => clock,
-    entry: new URL('../helpers/unloadable-parse-thread.mjs', import.meta.url),
+    entry: new URL(`../helpers/${helper}`, import.meta.url),
     callingThread: { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) },
   });
-  t.teardown(() => threads.close());
   const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
-  const failedStarts = () => lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start');
-  /** A page at the clock's time: read (on which thread), or the code it failed with. */
-  const pageAt = async (at: number, url: string) => {
-    clock = at;
-    const outcome = await outcomeOf(() => threads.read(answerOf(PAGE, `https://www.market.test/sch/i.html?${url}`), 'market.com'));
-    if ('value' in outcome) {
-      t.strictSame(shapeOf(outcome.value), expected, `${url}: the page, whole`);
-      return onCallingThread.includes(`https://www.market.test/sch/i.html?${url}`) ? 'calling thread' : 'thread';
-    }
-    return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
-  };
-  t.equal(await pageAt(0, 'first'), 'service_unavailable', 'the page sent to the thread that failed to load: retryable, uncharged');
-  t.equal(await pageAt(999, 'within-1s'), 'calling thread', 'within the second after: no thread started');
-  t.equal(await pageAt(1000, 'after-1s'), 'service_unavailable', 'a second after: another thread tried, and it fails too');
-  t.equal(await pageAt(2999, 'within-2s'), 'calling thread', 'then two seconds');
-  t.equal(await pageAt(3000, 'after-2s'), 'service_unavailable', 'then another try');
-  t.equal(await pageAt(6999, 'within-4s'), 'calling thread', 'then four seconds');
-  t.strictSame(failedStarts().map((line) => [line.waitMs, line.pagesFailed]), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets');
-  t.equal(threads.running, 0, 'no thread runs');
-});
-
-t.test('threads started together that cannot load count as one failed start; meanwhile pages go to a ready thread; a thread that loads ends the wait', async (t) => {
-  const { logger, lines } = capturedLogger();
-  let clock = 0;
-  const onCallingThread: string[] = [];
-  const reader = callingThreadReader();
-  const threads = new ParseThreads({
-    count: 2,
-    logger,
-    now: () => clock,
-    entry: new URL('../helpers/loads-unless-told-parse-thread.mjs', import.meta.url),
-    callingThread: { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) },
-  });
-  t.teardown(async () => {
-    delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
-    await threads.close();
-  });
-  /** Pages sent together at the clock's time: where each was read, or the code it failed with. */
   const pagesAt = (at: number, ...names: string[]) => {
     clock = at;
     return Promise.all(
       names.map(async (name) => {
         const url = `https://www.market.test/sch/i.html?${name}`;
         const outcome = await outcomeOf(() => threads.read(answerOf(PAGE, url), 'market.com'));
-        if ('value' in outcome) return onCallingThread.includes(url) ? 'calling thread' : 'thread';
-        return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
+        if (!('value' in outcome)) return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
+        t.strictSame(shapeOf(outcome.value), expected, `${name}: the page, whole`);
+        return onCallingThread.includes(url) ? 'calling thread' : 'thread';
       }),
     );
   };
-  const waits = () => lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start').map((line) => line.waitMs);
+  const waits = () =>
+    lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start').map((line) => [line.waitMs, line.pagesFailed]);
+  return { threads, pagesAt, waits };
+}
+
+t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so on; meanwhile pages are read on the calling thread', async (t) => {
+  const { threads, pagesAt, waits } = threadsOnClock(t, 'unloadable-parse-thread.mjs', 1);
+  t.teardown(() => threads.close());
+  t.strictSame(await pagesAt(0, 'first'), ['service_unavailable'], 'the page sent to the thread that failed to load: retryable, uncharged');
+  t.strictSame(await pagesAt(999, 'within-1s'), ['calling thread'], 'within the second after: no thread started');
+  t.strictSame(await pagesAt(1000, 'after-1s'), ['service_unavailable'], 'a second after: another thread tried, and it fails too');
+  t.strictSame(await pagesAt(2999, 'within-2s'), ['calling thread'], 'then two seconds');
+  t.strictSame(await pagesAt(3000, 'after-2s'), ['service_unavailable'], 'then another try');
+  t.strictSame(await pagesAt(6999, 'within-4s'), ['calling thread'], 'then four seconds');
+  t.strictSame(waits(), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets and the page it failed');
+  t.equal(threads.running, 0, 'no thread runs');
+});
+
+t.test('threads started together that cannot load count as one failed start; meanwhile pages go to a ready thread; a thread that loads ends the wait', async (t) => {
+  const { threads, pagesAt, waits } = threadsOnClock(t, 'loads-unless-told-parse-thread.mjs', 2);
+  t.teardown(async () => {
+    delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
+    await threads.close();
+  });
   process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
   t.strictSame(await pagesAt(0, 'a', 'b'), ['service_unavailable', 'service_unavailable'], 'two threads started, and neither loaded');
-  t.strictSame(waits(), [1000, 1000], 'one wait of a second for both: they failed as one start');
+  t.strictSame(waits(), [[1000, 1], [1000, 1]], 'one wait of a second for both: they failed as one start');
   t.strictSame(await pagesAt(999, 'c'), ['calling thread'], 'within it, the calling thread');
   delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
   t.strictSame(await pagesAt(1000, 'd'), ['thread'], 'then a thread that loads');
   process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
   t.strictSame(await pagesAt(1000, 'e', 'f'), ['thread', 'service_unavailable'], 'the ready thread reads one; a second thread is started for the other, and does not load');
-  t.strictSame(waits(), [1000, 1000, 1000], 'the thread that loaded ended the backoff: a second again, not two');
+  t.strictSame(waits(), [[1000, 1], [1000, 1], [1000, 1]], 'the thread that loaded ended the backoff: a second again, not two');
   t.strictSame(await pagesAt(1500, 'g', 'h'), ['thread', 'thread'], 'meanwhile both pages go to the ready thread, none to a new one');
   t.equal(threads.running, 1, 'one thread runs');
 });
