@@ -1,10 +1,9 @@
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { FetchedPage } from '@comps/shared/market/fetch/fetch-page';
-import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
-import { callingThreadReader } from '@comps/shared/market/market-client';
+import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
-import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
+import type { OneByteText } from '@comps/shared/market/parse/page-text';
 import { median } from './bench-stack.js';
 
 /**
@@ -34,28 +33,23 @@ export async function measureParseThreads(pages: Buffer[], site: MarketSite, one
   // A read takes the body it is given: each burst gets copies, made before it is timed.
   const answersOf = (): FetchedPage[] => pages.map((page) => ({ status: 200, body: Buffer.from(page), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 0 }));
   try {
-    const onMain = () => {
+    // The calling thread's reader reads each page as it is handed it: the burst is read one page after another.
+    const burst = async (reader: SearchAnswerReader) => {
       const answers = answersOf();
       const started = performance.now();
-      for (const answer of answers) interpretSearchAnswer({ ...answer, body: PageText.of(answer.body, oneByteText) }, site);
-      return performance.now() - started;
-    };
-    const inThreads = async (threads: ParseThreads) => {
-      const answers = answersOf();
-      const started = performance.now();
-      await Promise.all(answers.map((answer) => threads.read(answer, site)));
+      await Promise.all(answers.map((answer) => reader.read(answer, site)));
       return performance.now() - started;
     };
     for (let i = 0; i < WARM_UP_BURSTS; i += 1) {
-      onMain();
-      await inThreads(one);
-      await inThreads(two);
+      await burst(callingThread);
+      await burst(one);
+      await burst(two);
     }
     const times = { main: [] as number[], one: [] as number[], two: [] as number[] };
     for (let i = 0; i < BURSTS; i += 1) {
-      times.main.push(onMain());
-      times.one.push(await inThreads(one));
-      times.two.push(await inThreads(two));
+      times.main.push(await burst(callingThread));
+      times.one.push(await burst(one));
+      times.two.push(await burst(two));
     }
     return { pages: pages.length, mainMs: median(times.main), oneThreadMs: median(times.one), twoThreadsMs: median(times.two) };
   } finally {
