@@ -3,6 +3,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { RedisClient } from '../redis/create-redis.js';
 import { callRedis } from '../redis/redis-errors.js';
 import { luaScript, runScript } from '../redis/run-script.js';
+import { abortableSleep } from '../runtime/abortable-sleep.js';
 import { TaskTracker } from '../runtime/task-tracker.js';
 import type { AllowanceTaking, LeaseDue } from './admission.js';
 import { AllowanceKeys } from './allowance-keys.js';
@@ -100,6 +101,9 @@ export interface AllowanceOptions {
 
 /** The lease lock's value after a refused lease: no lease is in flight, and none is asked until it lapses. */
 const REFUSED = 'refused';
+
+/** How often a usage read looks again whether a block on its way has arrived (a lease or return takes one round trip to accounts). */
+const BLOCK_ON_ITS_WAY_POLL_MS = 10;
 
 /** Calls a workspace starts in a second before leasing pays: a block then serves several before it idles out. */
 const HOT_CALLS_PER_SECOND = 3;
@@ -207,11 +211,28 @@ export class QuotaAllowances {
     if (idleId && Number(idleUnits) > 0) await this.ledger.returnAllowance(idleId, Number(idleUnits));
   }
 
-  /** The idle units of the workspace's allowance (for a usage read: they can still be started). */
-  async idleUnitsOf(workspaceId: string): Promise<Array<{ allowanceId: string; units: number }>> {
-    const [id, units, ends, returning] = await callRedis(() => this.redis.hmGet(this.keys.hash(workspaceId), ['id', 'units', 'ends', 'returning']));
-    if (!id || returning || Number(ends) <= this.clock()) return [];
-    return [{ allowanceId: id, units: Math.max(0, Number(units)) }];
+  /**
+   * The idle units of the workspace's allowance (for a usage read: they can still be started). A block on its way
+   * between accounts and Redis (a lease accounts may have granted that Redis does not show yet, a return accounts may
+   * not have taken yet) is held in accounts and idle in no allowance Redis shows: a read then would count a block's
+   * worth fewer units remaining than one a moment later. So the read waits for it to arrive (one round trip to
+   * accounts), polling Redis, at most as long as the lease lock lasts (past that, the process moving it died, and
+   * accounts holds its units until their lease ends).
+   */
+  async idleUnitsOf(workspaceId: string, signal: AbortSignal): Promise<Array<{ allowanceId: string; units: number }>> {
+    const waitUntil = this.clock() + this.taking.lockMs;
+    for (;;) {
+      const [[id, units, ends, returning], lock] = await callRedis(() =>
+        Promise.all([this.redis.hmGet(this.keys.hash(workspaceId), ['id', 'units', 'ends', 'returning']), this.redis.get(this.keys.leaseLock(workspaceId))]),
+      );
+      const now = this.clock();
+      const moving = (lock !== null && lock !== REFUSED) || (Boolean(returning) && now - Number(returning) < this.taking.lockMs);
+      if (!moving || now >= waitUntil || signal.aborted) {
+        if (!id || returning || Number(ends) <= now) return [];
+        return [{ allowanceId: id, units: Math.max(0, Number(units)) }];
+      }
+      await abortableSleep(BLOCK_ON_ITS_WAY_POLL_MS, signal);
+    }
   }
 
   /** Renews the allowances in use; gives back those nobody took from for `idleMs`. */

@@ -24,6 +24,7 @@ import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
 import { createDb } from '@comps/shared/db/create-db';
 import type { AccountsDatabase } from '../../../services/accounts/src/db/database.js';
 import { chargedRequests } from '../../helpers/charged-requests.js';
+import { readUsage } from '../../../services/api/src/usage/read-usage.js';
 
 // Quota allowances in process: processes made as createMetering makes them (admission, allowances,
 // meter, settlement outbox), on the real Redis, the real accounts service and the simulator.
@@ -71,6 +72,7 @@ function counting(client: RedisClient): { client: RedisClient; count: () => numb
 
 interface Process {
   meter: Meter;
+  outbox: SettlementOutbox;
   admission: Admission;
   allowances: QuotaAllowances;
   /** Round trips of the admission's calls (admit, complete, renewals). */
@@ -81,7 +83,19 @@ interface Process {
 }
 
 /** One api or jobs process of a deployment (`prefix`): what createMetering wires, with counters. */
-function processOf(prefix: string, options: { blockUnits?: number; idleMs?: number; leaseMs?: number; permitLeaseMs?: number } = {}): Process {
+function processOf(
+  prefix: string,
+  options: {
+    blockUnits?: number;
+    idleMs?: number;
+    leaseMs?: number;
+    permitLeaseMs?: number;
+    /** Awaited once accounts granted a lease, before the process has the answer (the block is on its way to Redis). */
+    leaseAnswered?: () => Promise<void>;
+    /** Awaited before the process gives idle units back to accounts (the block is on its way to accounts). */
+    returning?: () => Promise<void>;
+  } = {},
+): Process {
   const calls = { reserve: 0, lease: 0 };
   const counted: QuotaLedger = {
     ...ledger,
@@ -89,9 +103,15 @@ function processOf(prefix: string, options: { blockUnits?: number; idleMs?: numb
       calls.reserve += 1;
       return ledger.reserve(workspaceId, requestId);
     },
-    leaseAllowance: (input) => {
+    leaseAllowance: async (input) => {
       calls.lease += 1;
-      return ledger.leaseAllowance(input);
+      const answer = await ledger.leaseAllowance(input);
+      await options.leaseAnswered?.();
+      return answer;
+    },
+    returnAllowance: async (allowanceId, units) => {
+      await options.returning?.();
+      return ledger.returnAllowance(allowanceId, units);
     },
   };
   const reader = createRedisClient({ url: TEST_REDIS_URL, commandTimeoutMs: 5000 }, logger);
@@ -127,7 +147,7 @@ function processOf(prefix: string, options: { blockUnits?: number; idleMs?: numb
     reader.destroy();
   };
   closers.push(stop);
-  return { meter, admission, allowances, admissionTrips: trips.count, calls, stop };
+  return { meter, outbox, admission, allowances, admissionTrips: trips.count, calls, stop };
 }
 
 /** The allowance each call's deliverer was told its unit came from (null: a reservation of its own), by request id. */
@@ -445,5 +465,71 @@ t.test('an admission that takes no unit does not keep an allowance in use; one t
   if (empty.admitted) await api.admission.complete(empty.permit, null);
   if (full.admitted) await api.admission.complete(full.permit, null);
   await probe.del(hash);
+  await api.stop();
+});
+
+/** A promise the test resolves when it chooses. */
+function gate(): { wait: () => Promise<void>; open: () => void } {
+  let open = () => undefined as void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { wait: () => opened, open };
+}
+
+t.test("GET /usage waits for a block on its way between accounts and Redis: a lease granted and not yet in Redis, a return accounts has not taken, count as remaining", async (t) => {
+  const prefix = newPrefix();
+  const lease = gate();
+  const giveBack = gate();
+  // Idle after 2.5 s: the lease lock, which a read waits for at most, lasts as long (max(1 s, ALLOWANCE_IDLE_MS)).
+  const api = processOf(prefix, { blockUnits: 20, idleMs: 2500, leaseAnswered: lease.wait, returning: giveBack.wait });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const usageOf = () => readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal);
+  /** A usage read, and whether it has answered yet. */
+  const startRead = () => {
+    const read = { answered: false, usage: usageOf() };
+    void read.usage.then(() => (read.answered = true));
+    return read;
+  };
+
+  const burst = await Promise.all(Array.from({ length: 4 }, () => run(api, workspaceId)));
+  const delivered = burst.filter((outcome) => outcome.kind === 'delivered').length;
+  t.equal(delivered, 4, 'four successes, each on a reservation of its own');
+  await eventually('accounts granted the lease', async () => ((await db.selectFrom('quotaAllowances').select('id').where('workspaceId', '=', workspaceId).execute()).length === 1 ? true : undefined));
+  const whileLeased = startRead();
+  t.equal(await allowanceIdOf(prefix, workspaceId), null, 'the block is not in Redis yet');
+  t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is held");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.notOk(whileLeased.answered, 'the usage read waits while the block is on its way');
+  lease.open();
+  t.match(await whileLeased.usage, { used: delivered, remaining: 10_000 - delivered }, 'then counts its units as remaining');
+  t.ok(await allowanceIdOf(prefix, workspaceId), 'the allowance is in Redis');
+
+  // Nobody takes from it for 2.5 s: it goes back, and the return waits before accounts has it.
+  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined));
+  t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is still held");
+  const whileReturned = startRead();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.notOk(whileReturned.answered, 'the usage read waits while the block is on its way back');
+  giveBack.open();
+  t.match(await whileReturned.usage, { used: delivered, remaining: 10_000 - delivered }, 'then finds it back in accounts');
+  await api.stop();
+});
+
+t.test('GET /usage waits for a lease in flight no longer than its lock lasts (the process leasing may have died), and not past its signal', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { idleMs: 400 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 100 });
+  // The lock of a lease that never ends (a process that died leasing); it lasts longer than the lock's own lifetime, 1 s here.
+  await probe.set(api.allowances.keys.leaseLock(workspaceId), 'a-process-that-died', { PX: 30_000 });
+  const started = Date.now();
+  const usage = await readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal);
+  const waited = Date.now() - started;
+  t.match(usage, { used: 0, remaining: 100 }, 'answered');
+  t.ok(waited >= 1000 && waited < 30_000, `after the lock's lifetime, not the stale lock's (${waited} ms)`);
+  const caller = new AbortController();
+  const leaving = Date.now();
+  setTimeout(() => caller.abort(), 100);
+  await readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, caller.signal);
+  t.ok(Date.now() - leaving < 1000, `a caller that leaves ends the wait (${Date.now() - leaving} ms)`);
+  await probe.del(api.allowances.keys.leaseLock(workspaceId));
   await api.stop();
 });

@@ -17,8 +17,8 @@ export function getUsageRoute(deps: { accounts: AccountsClient; settlements: Set
     tag: 'Account',
     success: { status: 200, schema: usageSchema, description: 'The usage' },
     example: USAGE_EXAMPLE,
-    handle: async ({ principal }) => {
-      const usage = await readUsage(deps, principal.workspaceId);
+    handle: async ({ principal, signal }) => {
+      const usage = await readUsage(deps, principal.workspaceId, signal);
       return { kind: 'json', status: 200, body: usage, quota: { limit: usage.plan.monthlyQuota, used: usage.used, remaining: usage.remaining } };
     },
   });
