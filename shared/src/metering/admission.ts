@@ -108,6 +108,14 @@ return {1, 'admitted', 0, consumed, rateTtl, taken[1], taken[2], taken[3], taken
 `);
 
 /**
+ * How long a reader waits at most for units on their way into or out of a workspace's allowance (a
+ * lease or a return takes a round trip to accounts; past this, the process moving them died), and
+ * how often it looks: a call refused its reservation (Meter), a usage read (QuotaAllowances).
+ */
+export const UNITS_IN_TRANSIT_WAIT_MS = 2000;
+export const UNITS_IN_TRANSIT_POLL_MS = 10;
+
+/**
  * A unit of the allowance for a call already admitted (its reservation was refused: the allowance
  * may have idle units by now). Answers {'taken', id, free, limit, used, units left}; {'wait'} while
  * units are on their way between accounts and the allowance (a lease or a return in flight), after

@@ -9,7 +9,7 @@ import { dataKindOf, hasSearchText, siteOf, type MarketCall, type MarketValue } 
 import type { MarketClient } from '../market/market-client.js';
 import { abortableSleep } from '../runtime/abortable-sleep.js';
 import type { WindowDecision } from '../redis/fixed-window-limiter.js';
-import type { Admission, AdmissionDecision, Permit, RateCheck } from './admission.js';
+import { UNITS_IN_TRANSIT_POLL_MS, UNITS_IN_TRANSIT_WAIT_MS, type Admission, type AdmissionDecision, type Permit, type RateCheck } from './admission.js';
 import type { QuotaAllowances } from './quota-allowances.js';
 import type { QuotaLedger } from './quota-ledger.js';
 
@@ -105,10 +105,6 @@ export type MeterOutcome =
 export const CALLER_LEFT_STATUS = 499;
 
 const POLL_MS = 50;
-
-/** How long a call refused its reservation waits at most for units on their way into or out of its workspace's allowance (a lease or a return takes a round trip to accounts), and how often it looks. */
-const UNITS_IN_TRANSIT_WAIT_MS = 2000;
-const UNITS_IN_TRANSIT_POLL_MS = 10;
 
 /**
  * An admission made ahead of its call (Meter.admitRequest), for the call to take once; whoever made

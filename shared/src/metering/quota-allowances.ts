@@ -5,7 +5,7 @@ import { callRedis } from '../redis/redis-errors.js';
 import { luaScript, runScript } from '../redis/run-script.js';
 import { abortableSleep } from '../runtime/abortable-sleep.js';
 import { TaskTracker } from '../runtime/task-tracker.js';
-import type { AllowanceTaking, LeaseDue } from './admission.js';
+import { UNITS_IN_TRANSIT_POLL_MS, UNITS_IN_TRANSIT_WAIT_MS, type AllowanceTaking, type LeaseDue } from './admission.js';
 import { AllowanceKeys } from './allowance-keys.js';
 import type { QuotaLedger } from './quota-ledger.js';
 
@@ -15,12 +15,12 @@ import type { QuotaLedger } from './quota-ledger.js';
  * are added to it. A new allowance replaces one whose takes have ended (or none): the idle units of
  * the one replaced are answered, for the caller to give back. Units for an allowance that is
  * neither (another is in use, or the one in use is being returned) are answered too: they go back at once. Answers {allowance, units}
- * to give back, or {'', 0}.
+ * to give back, or {'', 0}. The lease lock goes once nothing is left on its way: with units to give
+ * back it stays, for the caller to delete once accounts has them (readers wait while it is held).
  */
 const INSTALL = luaScript(`
 local id, units, ends, expires = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = tonumber(ARGV[8])
-redis.call('DEL', KEYS[2])
 local current = redis.call('HMGET', KEYS[1], 'id', 'units', 'ends', 'returning')
 if current[4] then
   return {id, units}
@@ -30,6 +30,7 @@ if current[1] == id then
   if ends > tonumber(current[3]) then redis.call('HSET', KEYS[1], 'ends', ends) end
   redis.call('HSET', KEYS[1], 'free', ARGV[5], 'limit', ARGV[6], 'used', ARGV[7])
   if redis.call('PEXPIRETIME', KEYS[1]) < expires then redis.call('PEXPIREAT', KEYS[1], expires) end
+  redis.call('DEL', KEYS[2])
   return {'', 0}
 end
 if current[1] and tonumber(current[3]) > now then
@@ -39,7 +40,18 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'id', id, 'units', units, 'ends', ends, 'free', ARGV[5], 'limit', ARGV[6], 'used', ARGV[7], 'taken', now)
 redis.call('PEXPIREAT', KEYS[1], expires)
 if current[1] then return {current[1], tonumber(current[2])} end
+redis.call('DEL', KEYS[2])
 return {'', 0}
+`);
+
+/**
+ * What a usage read needs, in one step (KEYS: the hash, the lease lock): the allowance's id, idle
+ * units, end of takes and `returning` mark, then the lock ('' for each one absent).
+ */
+const IN_TRANSIT = luaScript(`
+local allowance = redis.call('HMGET', KEYS[1], 'id', 'units', 'ends', 'returning')
+local lock = redis.call('GET', KEYS[2])
+return {allowance[1] or '', allowance[2] or '', allowance[3] or '', allowance[4] or '', lock or ''}
 `);
 
 /** After a renewal: the later end and the counter's figures, for each allowance still the one in use (KEYS: hashes; ARGV: per hash id, ends, expires, free, limit, used). */
@@ -101,9 +113,6 @@ export interface AllowanceOptions {
 
 /** The lease lock's value after a refused lease: no lease is in flight, and none is asked until it lapses. */
 const REFUSED = 'refused';
-
-/** How often a usage read looks again whether a block on its way has arrived (a lease or return takes one round trip to accounts). */
-const BLOCK_ON_ITS_WAY_POLL_MS = 10;
 
 /** Calls a workspace starts in a second before leasing pays: a block then serves several before it idles out. */
 const HOT_CALLS_PER_SECOND = 3;
@@ -208,30 +217,37 @@ export class QuotaAllowances {
     )) as [string, number];
     this.used.set(answer.allowanceId, due.workspaceId);
     const [idleId, idleUnits] = replaced;
-    if (idleId && Number(idleUnits) > 0) await this.ledger.returnAllowance(idleId, Number(idleUnits));
+    if (!idleId) return;
+    try {
+      if (Number(idleUnits) > 0) await this.ledger.returnAllowance(idleId, Number(idleUnits));
+    } finally {
+      // Nothing on its way any more (should the lock have lapsed meanwhile and another lease taken it, that lease starts beside this one's end: harmless).
+      await callRedis(() => this.redis.del(this.keys.leaseLock(due.workspaceId)));
+    }
   }
 
   /**
    * The idle units of the workspace's allowance (for a usage read: they can still be started). A block on its way
-   * between accounts and Redis (a lease accounts may have granted that Redis does not show yet, a return accounts may
-   * not have taken yet) is held in accounts and idle in no allowance Redis shows: a read then would count a block's
-   * worth fewer units remaining than one a moment later. So the read waits for it to arrive (one round trip to
-   * accounts), polling Redis, at most as long as the lease lock lasts (past that, the process moving it died, and
-   * accounts holds its units until their lease ends).
+   * between accounts and Redis (while a lease is asked and answered and until its units are in Redis, or while units
+   * go back) is held in accounts and idle in no allowance Redis shows: a read then would count a block's worth fewer
+   * units remaining than one a moment later. So the read waits while one is (a round trip to accounts), as a call
+   * refused its reservation does, at most `UNITS_IN_TRANSIT_WAIT_MS` (past that, the process moving it died, and
+   * accounts holds its units until their lease ends). A caller that leaves ends the wait with its signal's reason.
    */
   async idleUnitsOf(workspaceId: string, signal: AbortSignal): Promise<Array<{ allowanceId: string; units: number }>> {
-    const waitUntil = this.clock() + this.taking.lockMs;
+    const waitUntil = this.clock() + UNITS_IN_TRANSIT_WAIT_MS;
     for (;;) {
-      const [[id, units, ends, returning], lock] = await callRedis(() =>
-        Promise.all([this.redis.hmGet(this.keys.hash(workspaceId), ['id', 'units', 'ends', 'returning']), this.redis.get(this.keys.leaseLock(workspaceId))]),
-      );
+      const [id, units, ends, returning, lock] = (await callRedis(() =>
+        runScript(this.redis, IN_TRANSIT, [this.keys.hash(workspaceId), this.keys.leaseLock(workspaceId)], []),
+      )) as [string, string, string, string, string];
       const now = this.clock();
-      const moving = (lock !== null && lock !== REFUSED) || (Boolean(returning) && now - Number(returning) < this.taking.lockMs);
-      if (!moving || now >= waitUntil || signal.aborted) {
+      const inTransit = (lock !== '' && lock !== REFUSED) || (returning !== '' && now - Number(returning) < UNITS_IN_TRANSIT_WAIT_MS);
+      if (!inTransit || now >= waitUntil) {
         if (!id || returning || Number(ends) <= now) return [];
         return [{ allowanceId: id, units: Math.max(0, Number(units)) }];
       }
-      await abortableSleep(BLOCK_ON_ITS_WAY_POLL_MS, signal);
+      await abortableSleep(UNITS_IN_TRANSIT_POLL_MS, signal);
+      signal.throwIfAborted();
     }
   }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
 import { createClient } from 'redis';
 import { accountsQuotaLedger, createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
-import { newRequestId } from '@comps/shared/ids';
+import { newAllowanceId, newRequestId } from '@comps/shared/ids';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { MarketClient } from '@comps/shared/market/market-client';
 import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
@@ -498,13 +498,14 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   t.equal(await allowanceIdOf(prefix, workspaceId), null, 'the block is not in Redis yet');
   t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is held");
   await new Promise((resolve) => setTimeout(resolve, 300));
+  t.ok(await probe.get(api.allowances.keys.leaseLock(workspaceId)), 'the lease is still in flight (its lock held)');
   t.notOk(whileLeased.answered, 'the usage read waits while the block is on its way');
   lease.open();
   t.match(await whileLeased.usage, { used: delivered, remaining: 10_000 - delivered }, 'then counts its units as remaining');
   t.ok(await allowanceIdOf(prefix, workspaceId), 'the allowance is in Redis');
 
   // Nobody takes from it for 2.5 s: it goes back, and the return waits before accounts has it.
-  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined));
+  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined), { timeoutMs: 10_000 });
   t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is still held");
   const whileReturned = startRead();
   await new Promise((resolve) => setTimeout(resolve, 300));
@@ -514,22 +515,48 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   await api.stop();
 });
 
-t.test('GET /usage waits for a lease in flight no longer than its lock lasts (the process leasing may have died), and not past its signal', async (t) => {
+t.test('a block a lease brings while another allowance is in use goes straight back, and GET /usage waits for it to reach accounts', async (t) => {
+  const prefix = newPrefix();
+  const giveBack = gate();
+  const api = processOf(prefix, { blockUnits: 20, returning: giveBack.wait });
+  const { workspaceId } = await createWorkspace(stack, { quota: 1000 });
+  const hash = api.allowances.keys.hash(workspaceId);
+  const lock = api.allowances.keys.leaseLock(workspaceId);
+  // Another process's allowance in use (accounts does not know it: none of its units count), and this process picked to lease.
+  const another = newAllowanceId();
+  await probe.hSet(hash, { id: another, units: 5, ends: Date.now() + 60_000, free: 1000, limit: 1000, used: 0, taken: Date.now() });
+  await probe.set(lock, 'this-process', { PX: 10_000 });
+  api.allowances.lease({ workspaceId, allowanceId: null });
+  await eventually('accounts granted the block', async () => ((await accounts.usage.get.query({ workspaceId })).remaining === 980 ? true : undefined));
+  t.equal(await probe.hGet(hash, 'id'), another, 'the allowance in use stays');
+  const read = { answered: false, usage: readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal) };
+  void read.usage.then(() => (read.answered = true));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(await probe.get(lock), 'this-process', 'the lease lock is kept while the block goes back');
+  t.notOk(read.answered, 'the usage read waits for it');
+  giveBack.open();
+  t.match(await read.usage, { used: 0, remaining: 1000 }, 'then finds it back in accounts');
+  t.equal(await probe.get(lock), null, 'the lock is gone once accounts has the block');
+  await probe.del(hash);
+  await api.stop();
+});
+
+t.test('GET /usage waits for a lease in flight 2 s at most (the process leasing may have died), and not past its signal', async (t) => {
   const prefix = newPrefix();
   const api = processOf(prefix, { idleMs: 400 });
   const { workspaceId } = await createWorkspace(stack, { quota: 100 });
-  // The lock of a lease that never ends (a process that died leasing); it lasts longer than the lock's own lifetime, 1 s here.
+  // The lock of a lease that never ends (a process that died leasing), made to last longer than any lock does.
   await probe.set(api.allowances.keys.leaseLock(workspaceId), 'a-process-that-died', { PX: 30_000 });
   const started = Date.now();
   const usage = await readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal);
   const waited = Date.now() - started;
   t.match(usage, { used: 0, remaining: 100 }, 'answered');
-  t.ok(waited >= 1000 && waited < 30_000, `after the lock's lifetime, not the stale lock's (${waited} ms)`);
+  t.ok(waited >= 2000 && waited < 30_000, `after 2 s, not the stale lock's 30 s (${waited} ms)`);
   const caller = new AbortController();
   const leaving = Date.now();
-  setTimeout(() => caller.abort(), 100);
-  await readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, caller.signal);
-  t.ok(Date.now() - leaving < 1000, `a caller that leaves ends the wait (${Date.now() - leaving} ms)`);
+  setTimeout(() => caller.abort(new Error('the caller left')), 100);
+  await t.rejects(readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, caller.signal), { message: 'the caller left' }, "a caller that leaves ends the wait with its signal's reason");
+  t.ok(Date.now() - leaving < 2000, `at once (${Date.now() - leaving} ms)`);
   await probe.del(api.allowances.keys.leaseLock(workspaceId));
   await api.stop();
 });
