@@ -16,7 +16,9 @@
  *   copying nothing. `toString('latin1')` copies a 1-2 MB page into memory just taken from the
  *   system, which costs more to touch than to fill (bench:bulk: 1.4-6 ms a page on this machine's
  *   virtual machines, where the same copy into memory already touched takes 0.2 ms). The bytes must
- *   not change while the string lives; a page's never do once read.
+ *   not change while the string lives; a page's never do once read. It takes the bytes: bytes that
+ *   are the whole of their buffer leave it (the buffer is detached, as a transfer to another thread
+ *   detaches it), so that V8 counts their memory once, as the string's (see BytesAsOneByteText).
  *
  * Built against the running Node's headers: V8's interface is stable within one Node major version
  * only, so build.mjs names the file by that version's module ABI (`process.versions.modules`). Each
@@ -42,7 +44,9 @@ namespace {
  * as the string. The string tells V8 of the memory it holds, as Node's own external strings do (a
  * copied page's text did): V8 counts an ArrayBuffer's memory only while the buffer lives, and a
  * collector that does not see a page's bytes held on collects too late (bench:jobs: the jobs process
- * peaked at 480 MB where it had peaked at 330).
+ * peaked at 480 MB where it had peaked at 330). The buffer the bytes came in is detached where it can
+ * be, which takes them out of its count: counted twice, the twenty pages of a bulk search read at
+ * once passed V8's external memory limit and started full collections in the middle of the call.
  */
 class BytesAsOneByteText final : public v8::String::ExternalOneByteStringResource {
  public:
@@ -81,7 +85,8 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   }
   v8::Local<v8::Uint8Array> view = args[0].As<v8::Uint8Array>();
   const size_t length = view->ByteLength();
-  std::shared_ptr<v8::BackingStore> store = view->Buffer()->GetBackingStore();
+  v8::Local<v8::ArrayBuffer> buffer = view->Buffer();
+  std::shared_ptr<v8::BackingStore> store = buffer->GetBackingStore();
   // A string's characters never change: bytes another thread can write, or a buffer that can shrink, are refused.
   if (store->IsShared() || store->IsResizableByUserJavaScript()) {
     isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8Literal(isolate, "oneByteText takes bytes that are neither shared nor resizable")));
@@ -100,6 +105,8 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
     isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "oneByteText: the bytes are longer than a string may be")));
     return;
   }
+  // Bytes that are part of a buffer stay in it (the rest is someone else's): counted twice while it lives.
+  if (view->ByteOffset() == 0 && length == buffer->ByteLength() && buffer->IsDetachable() && buffer->Detach(v8::Local<v8::Value>()).IsNothing()) return;
   args.GetReturnValue().Set(text);
 }
 

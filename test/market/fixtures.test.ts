@@ -43,8 +43,8 @@ for (const expectedFile of expectedFiles()) {
     const answer = { status: 200, body: readFixture(expected.file), url: `https://www.${expected.site}/`, retryAfterSeconds: null };
     const bytes = readFileSync(path.join(FIXTURES_DIR, expected.file));
     const bytesAnswer = { ...answer, body: bytes };
-    // A page read anew for each use: PageText.of takes a page already read as it is.
-    const helperAnswer = () => (native ? { ...answer, body: PageText.of(bytes, native.oneByteText) } : bytesAnswer);
+    // A page read anew for each use (PageText.of takes a page already read as it is), from a copy of the bytes: the helper's text takes them.
+    const helperAnswer = () => (native ? { ...answer, body: PageText.of(Buffer.from(bytes), native.oneByteText) } : bytesAnswer);
     if (expected.kind === 'item') {
       const item = interpretItemAnswer(answer, expected.site, null);
       t.strictSame(item, expected.item);

@@ -9,7 +9,11 @@ export type NativeHelper =
       mallocTrim: () => boolean;
       /** V8's collection for a process short of memory: full collections, the young generation shrunk, free pages unmapped. */
       lowMemoryNotification: () => void;
-      /** Bytes as one character each, as `toString('latin1')` reads them, without copying them (the string holds them). */
+      /**
+       * Bytes as one character each, as `toString('latin1')` reads them, without copying them (the string
+       * holds them). It takes them: bytes that are the whole of their buffer leave it empty (detached), so
+       * that V8 counts their memory once; bytes cut from a larger buffer, or under 64 KB (copied), stay.
+       */
       oneByteText: (bytes: Buffer) => string;
     }
   | { unavailable: string };

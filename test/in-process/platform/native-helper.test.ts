@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import t from 'tap';
 import { NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
 import { integerBetween, forAll } from '../../helpers/property-test.js';
@@ -25,6 +26,29 @@ t.test("oneByteText reads any bytes as toString('latin1') does, at every size an
     if (text !== bytes.toString('latin1')) throw new Error(`${length} bytes at offset ${offset} read differently`);
   });
   t.equal(native.oneByteText(Buffer.alloc(0)), '', 'no bytes: the empty string');
+});
+
+t.test('oneByteText takes bytes that are the whole of their buffer (it is left empty), so that V8 counts them once; bytes cut from a buffer stay', async (t) => {
+  const native = loadedNativeHelper(t);
+  if (!native) return;
+  // What V8 counts of memory outside its heap: an ArrayBuffer's bytes while it holds them, a text's while it lives.
+  const external = () => (getHeapStatistics() as { external_memory: number }).external_memory;
+  const whole = Buffer.alloc(16 * MB, 0x61);
+  const before = external();
+  const text = native.oneByteText(whole);
+  t.equal(Math.round((external() - before) / MB), 0, "the buffer's 16 MB are counted once, now as the text's");
+  t.equal(whole.length, 0, 'the buffer is empty');
+  t.equal(whole.buffer.byteLength, 0, 'its memory is detached from it');
+  t.ok(text.length === 16 * MB && text === 'a'.repeat(16 * MB), 'the text reads the bytes');
+  const block = Buffer.alloc(2 * MB, 0x62);
+  const part = block.subarray(1, 2 * MB - 1);
+  const partText = native.oneByteText(part);
+  t.equal(block.length, 2 * MB, 'bytes cut from a larger buffer leave it as it was');
+  t.equal(part.length, 2 * MB - 2, 'and the view of them too');
+  t.equal(partText, part.toString('latin1'), 'read as they are');
+  const small = Buffer.alloc(1000, 0x63);
+  t.equal(native.oneByteText(small), 'c'.repeat(1000), 'bytes under 64 KB are copied');
+  t.equal(small.length, 1000, 'and stay in their buffer');
 });
 
 t.test('the helper itself refuses what is not bytes that stay as they are, and reads no bytes as the empty string', async (t) => {
@@ -86,8 +110,9 @@ import { parentPort } from 'node:worker_threads';
 import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
 const native = loadNativeHelper();
 const bytes = Buffer.alloc(200000, 0xe9);
+const expected = bytes.toString('latin1');
 globalThis.held = native.oneByteText(bytes);
-parentPort.postMessage(globalThis.held === bytes.toString('latin1'));
+parentPort.postMessage(globalThis.held === expected);
 if (process.argv.includes('stay')) setInterval(() => undefined, 1000);
 `;
 const THREAD_CHECK = `
