@@ -51,10 +51,15 @@ namespace {
 class BytesAsOneByteText final : public v8::String::ExternalOneByteStringResource {
  public:
   BytesAsOneByteText(v8::Isolate* isolate, std::shared_ptr<v8::BackingStore> store, size_t offset, size_t length)
-      : isolate_(isolate), store_(std::move(store)), data_(static_cast<const char*>(store_->Data()) + offset), length_(length) {
+      : isolate_(isolate), store_(std::move(store)), data_(static_cast<const char*>(store_->Data()) + offset), length_(length) {}
+  ~BytesAsOneByteText() override {
+    if (counted_) isolate_->AdjustAmountOfExternalAllocatedMemory(-static_cast<int64_t>(length_));
+  }
+  /** Tells V8 of the bytes held, once the buffer they came in no longer counts them (or does so for good). */
+  void Count() {
+    counted_ = true;
     isolate_->AdjustAmountOfExternalAllocatedMemory(static_cast<int64_t>(length_));
   }
-  ~BytesAsOneByteText() override { isolate_->AdjustAmountOfExternalAllocatedMemory(-static_cast<int64_t>(length_)); }
   const char* data() const override { return data_; }
   size_t length() const override { return length_; }
 
@@ -63,6 +68,7 @@ class BytesAsOneByteText final : public v8::String::ExternalOneByteStringResourc
   const std::shared_ptr<v8::BackingStore> store_;
   const char* const data_;
   const size_t length_;
+  bool counted_ = false;
 };
 
 void MallocTrim(const v8::FunctionCallbackInfo<v8::Value>& args) {
@@ -106,7 +112,13 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
     return;
   }
   // Bytes that are part of a buffer stay in it (the rest is someone else's): counted twice while it lives.
-  if (view->ByteOffset() == 0 && length == buffer->ByteLength() && buffer->IsDetachable() && buffer->Detach(v8::Local<v8::Value>()).IsNothing()) return;
+  // Node's pool, whose buffers it marks untransferable without V8 knowing, lends parts only, and the
+  // loader copies anything under 64 KB. A detach refused (a key set on the buffer) leaves it as it is.
+  if (view->ByteOffset() == 0 && length == buffer->ByteLength() && buffer->IsDetachable()) {
+    v8::TryCatch refused(isolate);
+    if (buffer->Detach(v8::Local<v8::Value>()).IsNothing()) refused.Reset();
+  }
+  resource->Count();
   args.GetReturnValue().Set(text);
 }
 

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { getHeapStatistics } from 'node:v8';
 import t from 'tap';
 import { NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
 import { integerBetween, forAll } from '../../helpers/property-test.js';
@@ -28,18 +27,34 @@ t.test("oneByteText reads any bytes as toString('latin1') does, at every size an
   t.equal(native.oneByteText(Buffer.alloc(0)), '', 'no bytes: the empty string');
 });
 
+/**
+ * Run in a process of its own, with V8's collections settled first (none then comes between the
+ * readings): what V8 counts of memory outside its heap before and after a 16 MB buffer's bytes are
+ * read into text, and what is left of the buffer.
+ */
+const TAKE_CHECK = `
+import { getHeapStatistics } from 'node:v8';
+import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
+const native = loadNativeHelper();
+const settle = async () => { for (let round = 0; round < 3; round += 1) { globalThis.gc(); await new Promise((next) => setImmediate(next)); } };
+const external = () => getHeapStatistics().external_memory;
+const whole = Buffer.alloc(${16 * MB}, 0x61);
+await settle();
+const before = external();
+const text = native.oneByteText(whole);
+const after = external();
+process.stdout.write(JSON.stringify({ counted: after - before, length: whole.length, byteLength: whole.buffer.byteLength, read: text.length === ${16 * MB} && text === 'a'.repeat(${16 * MB}) }));
+`;
+
 t.test('oneByteText takes bytes that are the whole of their buffer (it is left empty), so that V8 counts them once; bytes cut from a buffer stay', async (t) => {
   const native = loadedNativeHelper(t);
   if (!native) return;
-  // What V8 counts of memory outside its heap: an ArrayBuffer's bytes while it holds them, a text's while it lives.
-  const external = () => (getHeapStatistics() as { external_memory: number }).external_memory;
-  const whole = Buffer.alloc(16 * MB, 0x61);
-  const before = external();
-  const text = native.oneByteText(whole);
-  t.equal(Math.round((external() - before) / MB), 0, "the buffer's 16 MB are counted once, now as the text's");
-  t.equal(whole.length, 0, 'the buffer is empty');
-  t.equal(whole.buffer.byteLength, 0, 'its memory is detached from it');
-  t.ok(text.length === 16 * MB && text === 'a'.repeat(16 * MB), 'the text reads the bytes');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', TAKE_CHECK]);
+  const figures = JSON.parse(stdout) as { counted: number; length: number; byteLength: number; read: boolean };
+  t.equal(Math.round(figures.counted / MB), 0, "the buffer's 16 MB are counted once, now as the text's");
+  t.equal(figures.length, 0, 'the buffer is empty');
+  t.equal(figures.byteLength, 0, 'its memory is detached from it');
+  t.equal(figures.read, true, 'the text reads the bytes');
   const block = Buffer.alloc(2 * MB, 0x62);
   const part = block.subarray(1, 2 * MB - 1);
   const partText = native.oneByteText(part);
