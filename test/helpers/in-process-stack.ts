@@ -10,7 +10,7 @@ import { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { createMetering } from '@comps/shared/metering/create-metering';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
-import { loadNativeHelper, oneByteTextOf } from '@comps/shared/runtime/native-helper';
+import { loadNativeHelper, oneByteTextOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
@@ -51,8 +51,11 @@ export interface InProcessStack {
   redisKeyPrefix: string;
   /** Another simulator, with knobs of its own (`MARKET_SIM_ERROR_RATE`, `MARKET_SIM_LATENCY_MS`, …); its address. */
   startSimulator(env: Record<string, string>): Promise<string>;
-  /** An api on these services, with its own environment (a closed gate, other capacity) and collaborators. */
-  startApi(options?: { env?: Record<string, string>; overrides?: ApiOverrides }): Promise<InProcessApi>;
+  /**
+   * An api on these services, with its own environment (a closed gate, other capacity) and
+   * collaborators; `native`, the native helper it is given (by default the one built here, loaded).
+   */
+  startApi(options?: { env?: Record<string, string>; overrides?: ApiOverrides; native?: NativeHelper }): Promise<InProcessApi>;
 }
 
 /**
@@ -152,7 +155,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
         API_IDLE_GC_MS: '0',
         ...options.env,
       });
-      const service = createApiService(config, logger, { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });
+      const service = createApiService(config, logger, options.native ?? loadNativeHelper(), { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });
       closers.push(() => service.close());
       // Ready as the launcher waits for it: the keys loaded (unless the api cannot reach its dependencies at all).
       if (!options.env?.REDIS_URL) await eventually('the api loaded the keys', async () => (service.keysLoaded() ? true : undefined));

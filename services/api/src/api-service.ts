@@ -11,7 +11,7 @@ import { closeRedis, connectInBackground, createRedisClient } from '@comps/share
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import { idleCollection } from '@comps/shared/runtime/idle-collection';
-import { loadServiceNativeHelper, oneByteTextOf } from '@comps/shared/runtime/native-helper';
+import { oneByteTextOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import type { IdleCollector } from '@comps/shared/runtime/idle-collector';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
@@ -48,8 +48,12 @@ export interface ApiService {
   close(): Promise<void>;
 }
 
-/** The api's parts, wired as its main runs them; tests build the same with their own clients. */
-export function createApiService(config: ApiConfig, logger: Logger, overrides: ApiOverrides = {}): ApiService {
+/**
+ * The api's parts, wired as its main runs them; tests build the same with their own clients. `native`
+ * is the process's native helper (its main loads it once): pages are read into text by it, and the
+ * idle collection is its.
+ */
+export function createApiService(config: ApiConfig, logger: Logger, native: NativeHelper, overrides: ApiOverrides = {}): ApiService {
   const { metering: shared } = config;
   const redis = createRedisClient({ url: shared.redisUrl }, logger);
   const redisConnected = connectInBackground(redis, logger);
@@ -60,7 +64,6 @@ export function createApiService(config: ApiConfig, logger: Logger, overrides: A
   const jobsHttp = { url: config.jobsUrl, ...internal };
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const historyAwaitingCaller = new HistoryAwaitingCaller(accounts, history, logger, shared.historyFlushIntervalMs);
-  const native = loadServiceNativeHelper(logger);
   const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, oneByteTextOf(native));
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();

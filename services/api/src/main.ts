@@ -1,6 +1,7 @@
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { listen } from '@comps/shared/runtime/http-server';
 import { countedAsWork } from '@comps/shared/runtime/idle-collector';
+import { loadServiceNativeHelper } from '@comps/shared/runtime/native-helper';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { createApiService } from './api-service.js';
 import { loadApiConfig } from './config.js';
@@ -15,7 +16,7 @@ const DRAIN_MS = 5000;
 async function main(): Promise<void> {
   const config = loadApiConfig(process.env);
   const logger = createLogger('api', config.logLevel);
-  const service = createApiService(config, logger);
+  const service = createApiService(config, logger, loadServiceNativeHelper(logger));
   const collector = service.idleCollector;
   const handler = service.app.callback();
   const publicServer = await listen(collector ? countedAsWork(handler, collector) : handler, config.port, config.bindHost, service.allowedMethods);
