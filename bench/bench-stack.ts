@@ -76,11 +76,16 @@ function withTrialEnv(serviceEnv: NonNullable<StackOptions['serviceEnv']>): Stac
 
 /**
  * `BENCH_NODE_FLAGS` (separated by spaces) are given to the api, jobs and accounts processes, to measure V8 settings
- * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses).
+ * (`--max-semi-space-size=8`) or take a profile (`--cpu-prof --cpu-prof-dir=…`, which NODE_OPTIONS refuses);
+ * `BENCH_NODE_FLAGS_FOR` (names separated by commas, as `api`) gives them to those services alone.
  */
 function trialFlags(): Pick<StackOptions, 'nodeFlags'> {
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return flags.length > 0 ? { nodeFlags: { api: flags, jobs: flags, accounts: flags } } : {};
+  if (flags.length === 0) return {};
+  const services = (process.env.BENCH_NODE_FLAGS_FOR ?? 'api,jobs,accounts').split(',').filter(Boolean);
+  const unknown = services.filter((name) => !['api', 'jobs', 'accounts', 'market-sim'].includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_NODE_FLAGS_FOR: ${unknown.join(', ')} is not a service (api, jobs, accounts, market-sim)`);
+  return { nodeFlags: Object.fromEntries(services.map((name) => [name, flags])) };
 }
 
 /** A benchmark's own database, dropped and migrated anew: every run starts from the same state. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 import { ManagedProcess, describeExit, type ProcessOutput } from './managed-process.js';
-import { SERVICE_RUNTIME_ENV } from './service-runtime.js';
+import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from './service-runtime.js';
 
 export const ROOT_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -27,7 +27,7 @@ export interface StackOptions {
   ports?: Partial<StackPorts>;
   /** Extra variables for one service only. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
-  /** Node flags for one service (none by default): a benchmark's trials of V8 settings, and its profiles (`--cpu-prof`). */
+  /** Node flags for one service, after its own (`SERVICE_NODE_FLAGS`): a benchmark's trials of V8 settings, and its profiles (`--cpu-prof`). */
   nodeFlags?: Partial<Record<ServiceName, string[]>>;
   output?: ProcessOutput;
   caddyBin?: string;
@@ -117,7 +117,8 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
   };
   // The service's runtime settings come first: the operator's environment, the stack's and a test's may change them.
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...SERVICE_RUNTIME_ENV[name], ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
-  const flagsOf = (name: ServiceName) => options.nodeFlags?.[name] ?? [];
+  // A benchmark's trial flags come after the service's own: for V8, the last of a flag wins.
+  const flagsOf = (name: ServiceName) => [...(SERVICE_NODE_FLAGS[name] ?? []), ...(options.nodeFlags?.[name] ?? [])];
 
   const marketSim = nodeService(
     'market-sim',

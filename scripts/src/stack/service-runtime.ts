@@ -7,7 +7,7 @@ import type { ServiceName } from './launch-stack.js';
  * two allocations of its size (1–2 MB), its bytes and its text (an external string, which only a
  * full collection frees).
  *
- * The api runs with V8's and glibc's defaults, measured against the alternatives. Capping its old
+ * The api runs with glibc's defaults, and V8's but for one flag (below), measured against the alternatives. Capping its old
  * generation (`--max-old-space-size=256`) made V8 collect the whole heap three times as often and
  * cut its resident memory after 10,000 searches from 215–218 to 164–196 MB, but in two pairs of
  * runs taken in turns it served 50 and 64 searches a second against 86 and 87, at 18–23 ms of CPU a
@@ -25,4 +25,22 @@ import type { ServiceName } from './launch-stack.js';
  */
 export const SERVICE_RUNTIME_ENV: Readonly<Partial<Record<ServiceName, Readonly<Record<string, string>>>>> = {
   jobs: { MALLOC_MMAP_THRESHOLD_: '33554432', MALLOC_TRIM_THRESHOLD_: '67108864' },
+};
+
+/**
+ * Node flags a service's process starts with, chosen by measurement, as the variables above (compose.yaml says the same).
+ *
+ * The api's old generation starts at 128 MB, below which V8 starts no full collection (an embedder's initial
+ * size is also its least: V8's `min_old_generation_size_`). Left to itself, V8 set the limit about 23 MB above
+ * the 34 MB the api keeps alive, and started marking once less than its young generation (16 MB) was left
+ * below it, so twenty pages read at once (a bulk search at concurrency 20) brought two full collections a call,
+ * each 20–50 ms of the main thread and more of V8's helper threads. With this, one every other call (what
+ * starts it is then the pages' bytes outside the heap). bench:bulk at concurrency 20, eight calls a run, seven
+ * pairs of runs taken in turns: 1.66–1.84 against 1.70–2.03 times the ideal, better in six pairs, and the
+ * stack's CPU a call 521–655 against 585–829 ms; bench:api unchanged (98 MB 12 s after its 10,000 searches
+ * both ways, 205 against 219 MB as the load stopped). The memory stays V8's to give back: the idle collection's
+ * low-memory collection does not keep it.
+ */
+export const SERVICE_NODE_FLAGS: Readonly<Partial<Record<ServiceName, readonly string[]>>> = {
+  api: ['--initial-old-space-size=128'],
 };

@@ -2,10 +2,10 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR, type ServiceName } from '@comps/scripts/stack/launch-stack';
-import { SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
+import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
 
-// A service runs with the same runtime variables however it is started: npm start and the tests (launchStack, which
-// reads SERVICE_RUNTIME_ENV) and compose.yaml.
+// A service runs with the same runtime variables and Node flags however it is started: npm start and the tests (launchStack, which
+// reads SERVICE_RUNTIME_ENV and SERVICE_NODE_FLAGS) and compose.yaml.
 
 t.test('compose.yaml gives each service its runtime variables, beside the ones every service shares', async (t) => {
   const compose = readFileSync(path.join(ROOT_DIR, 'compose.yaml'), 'utf8');
@@ -17,5 +17,15 @@ t.test('compose.yaml gives each service its runtime variables, beside the ones e
     const environment = /^    environment:\n((?:      .*\n)+)/m.exec(block)?.[1] ?? '';
     t.match(environment, /^      <<: \*service-env$/m, `${service} keeps the shared variables`);
     for (const [name, value] of Object.entries(variables)) t.match(environment, new RegExp(`^      ${name}: "${value}"$`, 'm'), `${service} gets ${name}`);
+  }
+});
+
+t.test('compose.yaml starts each service with its Node flags, and the others with none', async (t) => {
+  const compose = readFileSync(path.join(ROOT_DIR, 'compose.yaml'), 'utf8');
+  t.same(Object.keys(SERVICE_NODE_FLAGS), ['api'], 'the api has some');
+  for (const service of ['market-sim', 'accounts', 'api', 'jobs'] as const) {
+    const block = new RegExp(`^  ${service}:\\n((?:    .*\\n|\\s*\\n)+)`, 'm').exec(compose)?.[1] ?? '';
+    const command = /^    command: (\[.*\])$/m.exec(block)?.[1];
+    t.same(command && JSON.parse(command), ['node', ...(SERVICE_NODE_FLAGS[service] ?? []), `services/${service}/dist/main.js`], `${service}'s command`);
   }
 });

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR, type ServiceName } from '@comps/scripts/stack/launch-stack';
-import { SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
+import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { isAlive, startTestStack, type TestStack } from '../../helpers/test-stack.js';
@@ -21,6 +21,10 @@ t.test('on SIGTERM every service exits 0, and the api first delivers buffered hi
   for (const [service, variables] of Object.entries(SERVICE_RUNTIME_ENV) as Array<[ServiceName, Record<string, string>]>) {
     const env = new Set((await readFile(`/proc/${stack.processes[service].pid}/environ`, 'utf8')).split('\0'));
     for (const [name, value] of Object.entries(variables)) t.ok(env.has(`${name}=${value}`), `${service} runs with ${name}=${value}`);
+  }
+  for (const [service, flags] of Object.entries(SERVICE_NODE_FLAGS) as Array<[ServiceName, string[]]>) {
+    const args = (await readFile(`/proc/${stack.processes[service].pid}/cmdline`, 'utf8')).split('\0');
+    t.same(args.slice(1, 1 + flags.length), flags, `${service} runs with ${flags.join(' ')}`);
   }
   const { workspaceId, apiKey } = await createWorkspace(stack);
   const ids: string[] = [];
