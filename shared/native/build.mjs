@@ -4,7 +4,7 @@
 // for one source file). Without a compiler or the headers it says so and leaves the helper out (the services then
 // run without it, and its tests are skipped); --required makes that a failure (the image).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -23,10 +23,25 @@ function mtimeOf(file) {
 }
 
 /**
- * Builds the helper when it is missing or older than its source; returns what was done, or why not,
- * in one line, and whether that is because the compiler or Node's headers are not on this machine.
+ * Removes the helpers built for other Node versions: a checkout whose Node changed would otherwise keep
+ * one for each (a process of an older Node that still has one loaded keeps its mapping).
+ */
+function removeOtherVersions() {
+  const directory = path.dirname(NATIVE_HELPER_PATH);
+  if (!existsSync(directory)) return;
+  const own = path.basename(NATIVE_HELPER_PATH);
+  for (const name of readdirSync(directory)) {
+    if (/^native-helper-abi\d+\.node$/.test(name) && name !== own) rmSync(path.join(directory, name), { force: true });
+  }
+}
+
+/**
+ * Builds the helper when it is missing or older than its source, and removes those of other Node
+ * versions; returns what was done, or why not, in one line, and whether that is because the compiler
+ * or Node's headers are not on this machine.
  */
 export function buildNative({ compiler = process.env.CXX || 'c++', headers = path.join(path.dirname(process.execPath), '..', 'include', 'node') } = {}) {
+  removeOtherVersions();
   const built = mtimeOf(NATIVE_HELPER_PATH);
   // This file holds the compiler's flags: a change to either builds it again.
   if (built !== undefined && built >= Math.max(mtimeOf(SOURCE), mtimeOf(fileURLToPath(import.meta.url)))) return { ok: true, line: 'native helper is up to date' };

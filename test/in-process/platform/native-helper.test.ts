@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
+import { buildNative, NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
 import { integerBetween, forAll } from '../../helpers/property-test.js';
 import { loadedNativeHelper } from '../../helpers/native-helper.js';
 
@@ -151,4 +153,20 @@ t.test('oneByteText works in worker threads (parse threads load the helper too),
     { same: true, code: 0 },
     { same: true, code: 1 },
   ], 'each thread read the same text, and ended (on its own: 0; stopped: 1) without crashing the process');
+});
+
+t.test("a build removes the helpers of other Node versions, and keeps this one's", async (t) => {
+  const native = loadedNativeHelper(t);
+  if (!native) return;
+  const directory = path.dirname(NATIVE_HELPER_PATH);
+  mkdirSync(directory, { recursive: true });
+  const others = ['native-helper-abi1.node', 'native-helper-abi999.node'].map((name) => path.join(directory, name));
+  for (const other of others) writeFileSync(other, 'built by another Node');
+  const unrelated = path.join(directory, 'notes.txt');
+  writeFileSync(unrelated, 'not a helper');
+  t.teardown(() => rmSync(unrelated, { force: true }));
+  t.equal(buildNative().ok, true);
+  t.strictSame(others.map((other) => existsSync(other)), [false, false], 'the other versions are gone');
+  t.equal(existsSync(NATIVE_HELPER_PATH), true, "this version's helper stays");
+  t.equal(existsSync(unrelated), true, 'what is not a helper stays');
 });
