@@ -2,18 +2,19 @@ import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
 import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
-import { ParseThreads } from '@comps/shared/market/parse-threads';
+import { ParseThreads, type ParseThreadsOptions } from '@comps/shared/market/parse-threads';
 import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
 import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
 
 // Search answers read in parse threads come back as the calling thread reads them: the same page, the same
-// contract error, the layout watch told on the calling thread. A thread that dies fails its waiting pages
-// and is replaced; closing fails what still waits.
+// contract error, the layout watch told on the calling thread. A page that finds no thread ready is read on
+// the calling thread. A thread that dies fails its waiting pages and is replaced; closing fails what still waits.
 
 const SEARCH_PAGES: Array<[file: string, site: MarketSite]> = [
   ['sold_us_scard_vw_beetle.html', 'market.com'],
@@ -50,16 +51,40 @@ function capturedLogger() {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
-/** Where the threads start, no page is read on the calling thread: one that is fails its test. */
-const NOT_ON_CALLING_THREAD: SearchAnswerReader = { read: () => Promise.reject(new Error('a page was read on the calling thread')) };
-
 /** A saved results page the thread tests read. */
 const PAGE = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
 
-/** One thread of a test helper module (test/helpers), with a captured log. */
-function helperThread(helper: string, options: { pageDeadlineMs?: number } = {}) {
+/** Parse threads with a captured log, whose pages read on the calling thread are noted (their addresses). */
+function threadsWith(options: Omit<ParseThreadsOptions, 'logger' | 'callingThread'>) {
   const { logger, lines } = capturedLogger();
-  return { threads: new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options }), lines };
+  const onCallingThread: string[] = [];
+  const reader = callingThreadReader();
+  const callingThread: SearchAnswerReader = { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) };
+  return { threads: new ParseThreads({ logger, callingThread, ...options }), lines, onCallingThread };
+}
+
+/** One thread of a test helper module (test/helpers). */
+function helperThread(helper: string, options: { pageDeadlineMs?: number } = {}) {
+  return threadsWith({ count: 1, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options });
+}
+
+/** Pages read until `count` threads are ready (the first ones on the calling thread, as each starts a thread). */
+async function warm(threads: ParseThreads, count: number): Promise<void> {
+  const started = performance.now();
+  while (threads.ready < count) {
+    if (performance.now() - started > 30_000) throw new Error(`${threads.ready} of ${count} threads ready after 30 s`);
+    await Promise.all(Array.from({ length: count }, () => threads.read(answerOf(PAGE), 'market.com')));
+    await sleep(10);
+  }
+}
+
+/** Waits for `condition`, checking every 10 ms, at most 10 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > 10_000) throw new Error(`not within 10 s: ${what}`);
+    await sleep(10);
+  }
 }
 
 async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
@@ -71,11 +96,13 @@ async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | {
 }
 
 t.test('saved pages read in two threads, side by side, as the calling thread reads them', async (t) => {
-  const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 2, logger, callingThread: NOT_ON_CALLING_THREAD });
+  const { threads, onCallingThread } = threadsWith({ count: 2 });
   t.teardown(() => threads.close());
+  await warm(threads, 2);
+  onCallingThread.length = 0;
   const pages = SEARCH_PAGES.map(([file, site]) => ({ file, site, bytes: readFileSync(path.join(FIXTURES_DIR, file)) }));
   const inThreads = await Promise.all(pages.map(({ bytes, site }) => outcomeOf(() => threads.read(answerOf(bytes), site))));
+  t.strictSame(onCallingThread, [], 'all read in the threads');
   let read = 0;
   for (const [index, { file, site, bytes }] of pages.entries()) {
     const here = await outcomeOf(async () => interpretSearchAnswer(answerOf(bytes), site));
@@ -93,27 +120,31 @@ t.test('saved pages read in two threads, side by side, as the calling thread rea
 });
 
 t.test("an unrecognized layout: upstream_error, the layout watch told on the calling thread with the page's row classes", async (t) => {
-  const { logger } = capturedLogger();
   const recorded: Array<[string, string | null]> = [];
-  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD, layoutWatch: { record: (site, classes) => recorded.push([site, classes]) } });
+  const { threads, onCallingThread } = threadsWith({ count: 1, layoutWatch: { record: (site, classes) => recorded.push([site, classes]) } });
   t.teardown(() => threads.close());
+  await warm(threads, 1);
+  onCallingThread.length = 0;
   const renamed = readFixture('sold_us_scard_vw_beetle.html').replaceAll('s-card', 'q-tile').replaceAll('srp-results', 'q-results').replaceAll('srp-river-results', 'q-river-results');
   await t.rejects(threads.read(answerOf(renamed), 'market.de'), new AppError('upstream_error', "the marketplace's page layout was not recognized"));
   t.strictSame(recorded, [['market.de', 'q-tile q-tile--horizontal']]);
+  t.strictSame(onCallingThread, [], 'read in the thread');
 });
 
 t.test("a refusal's Retry-After survives the thread", async (t) => {
-  const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
+  const { threads, onCallingThread } = threadsWith({ count: 1 });
   t.teardown(() => threads.close());
+  await warm(threads, 1);
+  onCallingThread.length = 0;
   const error = (await outcomeOf(() => threads.read({ ...answerOf(''), status: 429, retryAfterSeconds: 7 }, 'market.com'))) as { error: AppError };
   t.strictSame([error.error instanceof AppError, error.error.code, error.error.retryAfter], [true, 'upstream_rate_limited', 7]);
+  t.strictSame(onCallingThread, [], 'read in the thread');
 });
 
 t.test('a thread that dies fails the pages waiting on it with service_unavailable (retryable); the next page starts another', async (t) => {
-  const { threads, lines } = helperThread('exiting-parse-thread.mjs');
+  const { threads, lines, onCallingThread } = helperThread('exiting-parse-thread.mjs');
   t.teardown(() => threads.close());
-  t.equal((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, true, 'a page read before');
+  await warm(threads, 1);
   const dying = outcomeOf(() => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?exit-thread'), 'market.com'));
   const behind = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   for (const outcome of [await dying, await behind]) {
@@ -124,83 +155,92 @@ t.test('a thread that dies fails the pages waiting on it with service_unavailabl
     [[3, 2]],
     'logged once, with its exit code and the pages it failed',
   );
-  const after = await threads.read(answerOf(PAGE), 'market.com');
-  t.equal(after.items.length, (await threads.read(answerOf(PAGE), 'market.com')).items.length, 'the replacement reads pages');
-  t.ok(after.items.length > 0);
+  t.equal(threads.running, 0, 'gone');
+  onCallingThread.length = 0;
+  t.ok((await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?next'), 'market.com')).items.length > 0, 'the next page is read');
+  t.strictSame([onCallingThread, threads.running], [['https://www.market.test/sch/i.html?next'], 1], 'on the calling thread, while the thread it started loads');
+  await warm(threads, 1);
+  onCallingThread.length = 0;
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0);
+  t.strictSame(onCallingThread, [], 'then the replacement reads pages');
 });
 
 /**
- * Threads of a test helper module on a clock the test moves, whose pages read on the calling thread are
- * noted. `pagesAt` sends pages together at a time and says where each was read (the page whole, checked),
- * or the code it failed with; `waits` the waits the failed starts logged.
+ * Threads of a test helper module on a clock the test moves. `pagesAt` sends pages together at a time
+ * and says where each was read (the page whole, checked), or the code it failed with, and how many
+ * threads ran right after they were sent (a start puts a thread in its slot at once); `waits` the waits
+ * the failed starts logged, `waitsLogged` waits until there are so many.
  */
 function threadsOnClock(t: Test, helper: string, count: number) {
-  const { logger, lines } = capturedLogger();
   let clock = 0;
-  const onCallingThread: string[] = [];
-  const reader = callingThreadReader();
-  const threads = new ParseThreads({
-    count,
-    logger,
-    now: () => clock,
-    entry: new URL(`../helpers/${helper}`, import.meta.url),
-    callingThread: { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) },
-  });
+  const { threads, lines, onCallingThread } = threadsWith({ count, now: () => clock, entry: new URL(`../helpers/${helper}`, import.meta.url) });
   const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
-  const pagesAt = (at: number, ...names: string[]) => {
+  const pagesAt = async (at: number, ...names: string[]) => {
     clock = at;
-    return Promise.all(
-      names.map(async (name) => {
-        const url = `https://www.market.test/sch/i.html?${name}`;
-        const outcome = await outcomeOf(() => threads.read(answerOf(PAGE, url), 'market.com'));
+    const readings = names.map((name) => {
+      const url = `https://www.market.test/sch/i.html?${name}`;
+      return { url, outcome: outcomeOf(() => threads.read(answerOf(PAGE, url), 'market.com')) };
+    });
+    const running = threads.running;
+    const where = await Promise.all(
+      readings.map(async ({ url, outcome: reading }) => {
+        const outcome = await reading;
         if (!('value' in outcome)) return outcome.error instanceof AppError ? outcome.error.code : String(outcome.error);
-        t.strictSame(shapeOf(outcome.value), expected, `${name}: the page, whole`);
+        t.strictSame(shapeOf(outcome.value), expected, `${url}: the page, whole`);
         return onCallingThread.includes(url) ? 'calling thread' : 'thread';
       }),
     );
+    return { where, running };
   };
   const waits = () =>
-    lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start').map((line) => [line.waitMs, line.pagesFailed]);
-  return { threads, pagesAt, waits };
+    lines.filter((line) => line.msg === 'a parse thread exited before it was ready; pages are read on the calling thread until another may start').map((line) => line.waitMs);
+  const waitsLogged = (count: number) => until(() => waits().length >= count, `${count} failed starts logged`);
+  return { threads, pagesAt, waits, waitsLogged };
 }
 
-t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so on; meanwhile pages are read on the calling thread', async (t) => {
-  const { threads, pagesAt, waits } = threadsOnClock(t, 'unloadable-parse-thread.mjs', 1);
+t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so on; its pages, and those meanwhile, are read on the calling thread', async (t) => {
+  const { threads, pagesAt, waits, waitsLogged } = threadsOnClock(t, 'unloadable-parse-thread.mjs', 1);
   t.teardown(() => threads.close());
-  t.strictSame(await pagesAt(0, 'first'), ['service_unavailable'], 'the page sent to the thread that failed to load: retryable, uncharged');
-  t.strictSame(await pagesAt(999, 'within-1s'), ['calling thread'], 'within the second after: no thread started');
-  t.strictSame(await pagesAt(1000, 'after-1s'), ['service_unavailable'], 'a second after: another thread tried, and it fails too');
-  t.strictSame(await pagesAt(2999, 'within-2s'), ['calling thread'], 'then two seconds');
-  t.strictSame(await pagesAt(3000, 'after-2s'), ['service_unavailable'], 'then another try');
-  t.strictSame(await pagesAt(6999, 'within-4s'), ['calling thread'], 'then four seconds');
-  t.strictSame(waits(), [[1000, 1], [2000, 1], [4000, 1]], 'each failed start logged, with the wait it sets and the page it failed');
+  t.strictSame(await pagesAt(0, 'first'), { where: ['calling thread'], running: 1 }, 'a thread started for it, which cannot load: the page does not wait for it');
+  await waitsLogged(1);
+  t.strictSame(await pagesAt(999, 'within-1s'), { where: ['calling thread'], running: 0 }, 'within the second after: no thread started');
+  t.strictSame(await pagesAt(1000, 'after-1s'), { where: ['calling thread'], running: 1 }, 'a second after: another thread tried');
+  await waitsLogged(2);
+  t.strictSame(await pagesAt(2999, 'within-2s'), { where: ['calling thread'], running: 0 }, 'then two seconds');
+  t.strictSame(await pagesAt(3000, 'after-2s'), { where: ['calling thread'], running: 1 }, 'then another try');
+  await waitsLogged(3);
+  t.strictSame(await pagesAt(6999, 'within-4s'), { where: ['calling thread'], running: 0 }, 'then four seconds');
+  t.strictSame(waits(), [1000, 2000, 4000], 'each failed start logged, with the wait it sets');
   t.equal(threads.running, 0, 'no thread runs');
 });
 
 t.test('threads started together that cannot load count as one failed start; meanwhile pages go to a ready thread; a thread that loads ends the wait', async (t) => {
-  const { threads, pagesAt, waits } = threadsOnClock(t, 'loads-unless-told-parse-thread.mjs', 2);
+  const { threads, pagesAt, waits, waitsLogged } = threadsOnClock(t, 'loads-unless-told-parse-thread.mjs', 2);
   t.teardown(async () => {
     delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
     await threads.close();
   });
   process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
-  t.strictSame(await pagesAt(0, 'a', 'b'), ['service_unavailable', 'service_unavailable'], 'two threads started, and neither loaded');
-  t.strictSame(waits(), [[1000, 1], [1000, 1]], 'one wait of a second for both: they failed as one start');
-  t.strictSame(await pagesAt(999, 'c'), ['calling thread'], 'within it, the calling thread');
+  t.strictSame(await pagesAt(0, 'a', 'b'), { where: ['calling thread', 'calling thread'], running: 2 }, 'two threads started, one for each page');
+  await waitsLogged(2);
+  t.strictSame(waits(), [1000, 1000], 'neither loaded: one wait of a second for both, as one start');
+  t.strictSame(await pagesAt(999, 'c'), { where: ['calling thread'], running: 0 }, 'within it, the calling thread');
   delete process.env.PARSE_THREAD_FAILS_TO_LOAD;
-  t.strictSame(await pagesAt(1000, 'd'), ['thread'], 'then a thread that loads');
+  t.strictSame(await pagesAt(1000, 'd'), { where: ['calling thread'], running: 1 }, 'then a thread that loads is started');
+  await until(() => threads.ready === 1, 'the thread ready');
   process.env.PARSE_THREAD_FAILS_TO_LOAD = '1';
-  t.strictSame(await pagesAt(1000, 'e', 'f'), ['thread', 'service_unavailable'], 'the ready thread reads one; a second thread is started for the other, and does not load');
-  t.strictSame(waits(), [[1000, 1], [1000, 1], [1000, 1]], 'the thread that loaded ended the backoff: a second again, not two');
-  t.strictSame(await pagesAt(1500, 'g', 'h'), ['thread', 'thread'], 'meanwhile both pages go to the ready thread, none to a new one');
+  t.strictSame(await pagesAt(1000, 'e', 'f'), { where: ['thread', 'thread'], running: 2 }, 'the ready thread reads both; a second thread is started for the one that waits, and does not load');
+  await waitsLogged(3);
+  t.strictSame(waits(), [1000, 1000, 1000], 'the thread that loaded ended the backoff: a second again, not two');
+  t.strictSame(await pagesAt(1500, 'g', 'h'), { where: ['thread', 'thread'], running: 1 }, 'meanwhile both pages go to the ready thread, no thread is started');
   t.equal(threads.running, 1, 'one thread runs');
 });
 
 t.test('a page still unread at its deadline is internal_error, its thread is stopped, the pages behind it are service_unavailable; the next page starts another', async (t) => {
   const pageDeadlineMs = 2000;
-  const { threads, lines } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
+  const { threads, lines, onCallingThread } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
   t.teardown(() => threads.close());
-  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'a page read before');
+  await warm(threads, 1);
   const started = performance.now();
   const hanging = outcomeOf(() => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?hang-thread'), 'market.com'));
   const behind = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
@@ -210,8 +250,9 @@ t.test('a page still unread at its deadline is internal_error, its thread is sto
   const queued = await behind;
   t.ok('error' in queued && queued.error instanceof AppError && queued.error.code === 'service_unavailable', 'the page behind it: service_unavailable');
   t.equal(threads.running, 0, 'the thread was stopped');
-  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page starts a thread that reads it');
-  t.equal(threads.running, 1);
+  onCallingThread.length = 0;
+  t.ok((await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?next'), 'market.com')).items.length > 0, 'the next page is read');
+  t.strictSame([onCallingThread, threads.running], [['https://www.market.test/sch/i.html?next'], 1], 'on the calling thread, and it started a thread');
   // Closing waits for the stopped thread's exit too: only then is it known that its stop logged nothing more.
   await threads.close();
   t.strictSame(
@@ -223,29 +264,41 @@ t.test('a page still unread at its deadline is internal_error, its thread is sto
 
 t.test("the deadline is each page's own, from when its thread begins to read it: a queue longer than one deadline is read", async (t) => {
   const pageDeadlineMs = 2000;
-  const { threads, lines } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
+  const { threads, lines, onCallingThread } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
   t.teardown(() => threads.close());
+  await warm(threads, 1);
+  onCallingThread.length = 0;
   const started = performance.now();
   const pages = await Promise.all(Array.from({ length: 6 }, () => threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?slow-thread'), 'market.com')));
   t.ok(performance.now() - started > 3000, 'six pages of 500 ms: longer than one deadline');
   t.equal(pages.filter((read) => read.items.length > 0).length, 6, 'all read');
+  t.strictSame(onCallingThread, [], 'in the thread');
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 
-t.test("a thread's start is not its first page's time: the deadline runs once its modules have loaded", async (t) => {
+t.test('a page does not wait for a thread to start: while none is ready, pages are read on the calling thread; then in the thread', async (t) => {
   const pageDeadlineMs = 1000;
-  const { threads, lines } = helperThread('slow-start-parse-thread.mjs', { pageDeadlineMs });
+  const { threads, lines, onCallingThread } = helperThread('slow-start-parse-thread.mjs', { pageDeadlineMs });
   t.teardown(() => threads.close());
+  const first = 'https://www.market.test/sch/i.html?first';
+  const second = 'https://www.market.test/sch/i.html?second';
   const started = performance.now();
+  t.ok((await threads.read(answerOf(PAGE, first), 'market.com')).items.length > 0, 'read');
+  t.ok((await threads.read(answerOf(PAGE, second), 'market.com')).items.length > 0, 'read');
+  t.ok(performance.now() - started < 1500, 'before the thread could have loaded (1.5 s)');
+  t.strictSame([onCallingThread, threads.running, threads.ready], [[first, second], 1, 0], 'both on the calling thread; the first started the thread, which loads');
+  await until(() => threads.ready === 1, 'the thread ready');
+  t.ok(performance.now() - started >= 1500, 'once its 1.5 s start had passed');
   t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'read');
-  t.ok(performance.now() - started > 1500, 'after the 1.5 s start, longer than the deadline');
-  t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
+  t.strictSame(onCallingThread, [first, second], 'in the thread');
+  t.strictSame(lines.filter((line) => line.level !== 30), [], "nothing logged: its start took longer than the deadline, which is a page's alone");
 });
 
 t.test("a page's body is moved to its thread when the Buffer owns its memory, copied when it is a slice", async (t) => {
-  const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
+  const { threads, onCallingThread } = threadsWith({ count: 1 });
   t.teardown(() => threads.close());
+  await warm(threads, 1);
+  onCallingThread.length = 0;
   const owned = Buffer.alloc(PAGE.length);
   PAGE.copy(owned);
   const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
@@ -256,17 +309,20 @@ t.test("a page's body is moved to its thread when the Buffer owns its memory, co
   const slice = pool.subarray(50, 50 + PAGE.length);
   t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: slice }, 'market.com')), expected, 'read');
   t.equal(pool.length, PAGE.length + 100, 'copied: the larger buffer stays');
+  t.strictSame(onCallingThread, [], 'both read in the thread');
 });
 
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {
-  const { logger, lines } = capturedLogger();
-  const threads = new ParseThreads({ count: 2, logger, callingThread: NOT_ON_CALLING_THREAD });
+  const { threads, lines, onCallingThread } = threadsWith({ count: 2 });
   t.teardown(() => threads.close());
   t.equal(threads.running, 0, 'none before a page');
   await threads.read(answerOf(PAGE), 'market.com');
   t.equal(threads.running, 1, 'one page, read alone: one thread');
+  await until(() => threads.ready === 1, 'the thread ready');
   await Promise.all([threads.read(answerOf(PAGE), 'market.com'), threads.read(answerOf(PAGE), 'market.com')]);
   t.equal(threads.running, 2, 'two pages at once: two threads');
+  await until(() => threads.ready === 2, 'both threads ready');
+  t.equal(onCallingThread.length, 1, 'the first page alone read on the calling thread, while no thread was ready');
   const waiting = threads.read(answerOf(PAGE), 'market.com');
   let released = 0;
   const afterward = new Promise<void>((resolve) => threads.release(() => resolve(void (released += 1))));
@@ -282,8 +338,8 @@ t.test('threads start when pages come; release stops those with no page waiting,
 });
 
 t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {
-  const { logger } = capturedLogger();
-  const threads = new ParseThreads({ count: 1, logger, callingThread: NOT_ON_CALLING_THREAD });
+  const { threads } = threadsWith({ count: 1 });
+  await warm(threads, 1);
   const waiting = outcomeOf(() => threads.read(answerOf(PAGE), 'market.com'));
   await threads.close();
   const outcome = await waiting;
@@ -292,7 +348,6 @@ t.test('closing fails what waits with service_unavailable, and refuses what come
 });
 
 t.test('a count that is not a whole number of threads is refused', async (t) => {
-  const { logger } = capturedLogger();
-  t.throws(() => new ParseThreads({ count: 0, logger, callingThread: NOT_ON_CALLING_THREAD }), RangeError);
-  t.throws(() => new ParseThreads({ count: 1.5, logger, callingThread: NOT_ON_CALLING_THREAD }), RangeError);
+  t.throws(() => threadsWith({ count: 0 }), RangeError);
+  t.throws(() => threadsWith({ count: 1.5 }), RangeError);
 });

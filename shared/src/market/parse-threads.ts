@@ -34,11 +34,11 @@ interface Thread {
   pending: Map<number, { resolve: (page: ParsedSearchPage) => void; reject: (error: AppError) => void; site: MarketSite; url: string }>;
   /** Stopped on purpose: its exit is no failure. */
   stopping: boolean;
-  /** Its module has loaded: its pages' deadlines run from then (a thread's start is not a page's time). */
+  /** Its module has loaded: only then are pages sent to it (a page does not wait for a thread's start). */
   ready: boolean;
   /** It said it was ready once (`ready` is taken back from a thread being stopped): its exit is no failed start. */
   loaded: boolean;
-  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits and the thread is ready. */
+  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits. */
   deadline: NodeJS.Timeout | undefined;
 }
 
@@ -64,7 +64,7 @@ export interface ParseThreadsOptions {
   count: number;
   layoutWatch?: Pick<LayoutWatch, 'record'> | undefined;
   logger: Logger;
-  /** Reads pages on the calling thread while no thread may start (see `FIRST_START_BACKOFF_MS`). */
+  /** Reads the pages that find no thread ready: while one starts, or while none may (see `FIRST_START_BACKOFF_MS`). */
   callingThread: SearchAnswerReader;
   /** Milliseconds, for the start backoff (tests give a clock they move). */
   now?: () => number;
@@ -80,7 +80,10 @@ export interface ParseThreadsOptions {
  * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
- * Threads start when pages come and stop when the service is idle (`release`). A thread that dies
+ * Threads start when pages come and stop when the service is idle (`release`); a page that finds no
+ * thread ready is read on the calling thread rather than wait for a start (a thread's modules load in
+ * 300–500 ms on these machines, several pages' time: waiting for it made a job's first page late by
+ * as much). A thread that dies
  * (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
  * `service_unavailable` (retryable: a job's page is tried again, a search is answered 503 and not
  * charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
@@ -123,9 +126,14 @@ export class ParseThreads implements SearchAnswerReader {
     this.pageDeadlineMs = pageDeadlineMs;
   }
 
-  /** Threads running now. */
+  /** Threads running now, ready or starting. */
   get running(): number {
     return this.slots.filter(Boolean).length;
+  }
+
+  /** Threads ready to read pages. */
+  get ready(): number {
+    return this.slots.filter((thread) => thread?.ready).length;
   }
 
   /**
@@ -183,22 +191,19 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
-   * The running thread with the fewest pages waiting, or a new one in an empty slot when every running
-   * one has some. While no thread may start, only a thread that is ready, or none (the page is then
-   * read on the calling thread): one still loading may well fail as the last did.
+   * The ready thread with the fewest pages waiting, or none (the page is then read on the calling
+   * thread). When no thread is ready or each ready one has pages waiting, another is started in an
+   * empty slot, unless starts are held back: it takes pages once it is ready.
    */
   private leastBusy(): Thread | undefined {
-    const holdingBack = this.now() < this.noStartUntil;
     let least: Thread | undefined;
     for (const thread of this.slots) {
-      if (thread && (thread.ready || !holdingBack) && (!least || thread.pending.size < least.pending.size)) least = thread;
+      if (thread?.ready && (!least || thread.pending.size < least.pending.size)) least = thread;
     }
     if (least && least.pending.size === 0) return least;
     const empty = this.slots.indexOf(undefined);
-    if (empty === -1 || holdingBack) return least;
-    const started = this.start();
-    this.slots[empty] = started;
-    return started;
+    if (empty !== -1 && this.now() >= this.noStartUntil) this.slots[empty] = this.start();
+    return least;
   }
 
   private stop(thread: Thread): Promise<unknown> {
@@ -207,7 +212,7 @@ export class ParseThreads implements SearchAnswerReader {
     return this.track(thread.worker.terminate());
   }
 
-  /** The first page waiting is the one the thread reads now: it has until the deadline (none while nothing waits, or before the thread is ready). */
+  /** The first page waiting is the one the thread reads now: it has until the deadline (none while nothing waits). */
   private armDeadline(thread: Thread): void {
     clearTimeout(thread.deadline);
     thread.deadline = thread.ready && thread.pending.size > 0 ? setTimeout(() => this.overran(thread), this.pageDeadlineMs).unref() : undefined;
@@ -242,7 +247,6 @@ export class ParseThreads implements SearchAnswerReader {
       thread.loaded = true;
       this.failedStarts = 0;
       this.noStartUntil = Number.NEGATIVE_INFINITY;
-      this.armDeadline(thread);
     });
     worker.on('error', (error) => this.logger.error({ err: error }, 'a parse thread failed'));
     // A reply that cannot be read leaves a page unanswered whose id is unknown: the thread goes, failing its pages.
@@ -264,8 +268,9 @@ export class ParseThreads implements SearchAnswerReader {
           this.noStartUntil = this.now() + Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
           this.failedStarts += 1;
         }
+        // No page was sent to it: those that came meanwhile were read on the calling thread.
         this.logger.error(
-          { exitCode: code, pagesFailed: thread.pending.size, waitMs: Math.round(this.noStartUntil - this.now()) },
+          { exitCode: code, waitMs: Math.round(this.noStartUntil - this.now()) },
           'a parse thread exited before it was ready; pages are read on the calling thread until another may start',
         );
       }
