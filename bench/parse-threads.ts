@@ -45,6 +45,8 @@ export async function measureParseThreads(pages: Buffer[], site: MarketSite, one
       await burst(one);
       await burst(two);
     }
+    // Pages that find no thread ready are read on the calling thread: the threads' figures would be its own.
+    if (one.ready !== 1 || two.ready !== 2) throw new Error(`parse threads not ready after the warm-up: ${one.ready} of 1, ${two.ready} of 2`);
     const times = { main: [] as number[], one: [] as number[], two: [] as number[] };
     for (let i = 0; i < BURSTS; i += 1) {
       times.main.push(await burst(callingThread));

@@ -28,7 +28,8 @@ export const SERVICE_RUNTIME_ENV: Readonly<Partial<Record<ServiceName, Readonly<
 };
 
 /**
- * Node flags a service's process starts with, chosen by measurement, as the variables above (compose.yaml says the same).
+ * Node flags a service's process starts with, chosen by measurement, as the variables above (compose.yaml says the same, and
+ * services/Dockerfile for the api, its default command).
  *
  * The api's old generation starts at 128 MB, below which V8 starts no full collection (an embedder's initial
  * size is also its least: V8's `min_old_generation_size_`). Left to itself, V8 set the limit about 23 MB above

@@ -32,5 +32,5 @@ port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseReq
   }
   port.postMessage(layout ? { ...reply, layout } : reply);
 });
-// Every module is loaded: the pages' deadlines run from here.
+// Every module is loaded: pages are sent from here on.
 port.postMessage(THREAD_READY);

@@ -38,7 +38,7 @@ interface Thread {
   ready: boolean;
   /** It said it was ready once (`ready` is taken back from a thread being stopped): its exit is no failed start. */
   loaded: boolean;
-  /** When the page it is reading has had its time (`pageDeadlineMs`); set while a page waits. */
+  /** When the page it is reading has had its time (`pageDeadlineMs`), set while a page waits; before it is ready, when its start has. */
   deadline: NodeJS.Timeout | undefined;
 }
 
@@ -46,16 +46,16 @@ interface Thread {
  * The longest a thread may read one page, from when it begins it. A page takes 3–40 ms (bench:parse,
  * bench:jobs); a page still unread after this has met a bug that never ends (a loop), which would
  * otherwise hold its page and those behind it for good, in a process that looks healthy: on the
- * calling thread the same bug would stop the whole process, loudly.
+ * calling thread the same bug would stop the whole process, loudly. A thread's start has as long
+ * (it takes 300–500 ms): one that neither loads nor exits would hold its slot for good.
  */
 const PAGE_DEADLINE_MS = 10_000;
 
 /**
- * After a thread exits before it is ready (its modules failed to load: a broken deployment, which
- * every new thread would meet again), no thread is started for this long, doubling at each such exit
- * after the wait has passed (the threads of one burst count once) up to `MAX_START_BACKOFF_MS`;
- * meanwhile pages go to threads that are ready, or are read on the calling thread. A thread that
- * becomes ready ends the backoff.
+ * After a thread exits before it is ready, or does not become ready in time (its modules failed to
+ * load: a broken deployment, which every new thread would meet again), no thread is started for this
+ * long, doubling at each such start up to `MAX_START_BACKOFF_MS`; meanwhile pages go to threads that
+ * are ready, or are read on the calling thread. A thread that becomes ready ends the backoff.
  */
 const FIRST_START_BACKOFF_MS = 1000;
 const MAX_START_BACKOFF_MS = 60_000;
@@ -70,7 +70,7 @@ export interface ParseThreadsOptions {
   now?: () => number;
   /** The threads' module (tests give one that can be made to die). */
   entry?: URL;
-  /** The longest a thread may read one page (tests give a shorter one). */
+  /** The longest a thread may read one page, or take to start (tests give a shorter one). */
   pageDeadlineMs?: number;
 }
 
@@ -83,8 +83,7 @@ export interface ParseThreadsOptions {
  * Threads start when pages come and stop when the service is idle (`release`); a page that finds no
  * thread ready is read on the calling thread rather than wait for a start (a thread's modules load in
  * 300–500 ms on these machines, several pages' time: waiting for it made a job's first page late by
- * as much). A thread that dies
- * (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
+ * as much). A thread that dies (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
  * `service_unavailable` (retryable: a job's page is tried again, a search is answered 503 and not
  * charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
  * calling thread (a bug: the same page would fail again); so is a page still unread after its
@@ -163,15 +162,16 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
-   * Stops the threads that have no page waiting (the service's idle collection): a thread's heap, with
-   * the garbage of the pages it read, is its own, which the process's collection does not reach; the
-   * next page starts a thread again (its first pages read slower, until V8 has optimized the parser).
-   * `afterward` runs once they have stopped (glibc's free pages given back).
+   * Stops the ready threads that have no page waiting (the service's idle collection): a thread's heap,
+   * with the garbage of the pages it read, is its own, which the process's collection does not reach;
+   * the next page starts a thread again (its first pages read slower, until V8 has optimized the
+   * parser). A thread still starting is kept (it holds no pages' garbage yet; the next idle moment
+   * stops it). `afterward` runs once they have stopped (glibc's free pages given back).
    */
   release(afterward?: () => void): void {
     const stopped: Array<Promise<unknown>> = [];
     for (const [index, thread] of this.slots.entries()) {
-      if (!thread || thread.pending.size > 0) continue;
+      if (!thread?.ready || thread.pending.size > 0) continue;
       this.slots[index] = undefined;
       stopped.push(this.stop(thread));
     }
@@ -193,16 +193,19 @@ export class ParseThreads implements SearchAnswerReader {
   /**
    * The ready thread with the fewest pages waiting, or none (the page is then read on the calling
    * thread). When no thread is ready or each ready one has pages waiting, another is started in an
-   * empty slot, unless starts are held back: it takes pages once it is ready.
+   * empty slot, one at a time (pages that come one after another while it starts need no second one)
+   * and unless starts are held back: it takes pages once it is ready.
    */
   private leastBusy(): Thread | undefined {
     let least: Thread | undefined;
+    let starting = false;
     for (const thread of this.slots) {
-      if (thread?.ready && (!least || thread.pending.size < least.pending.size)) least = thread;
+      if (thread && !thread.ready) starting = true;
+      else if (thread && (!least || thread.pending.size < least.pending.size)) least = thread;
     }
     if (least && least.pending.size === 0) return least;
     const empty = this.slots.indexOf(undefined);
-    if (empty !== -1 && this.now() >= this.noStartUntil) this.slots[empty] = this.start();
+    if (empty !== -1 && !starting && this.now() >= this.noStartUntil) this.slots[empty] = this.start();
     return least;
   }
 
@@ -241,8 +244,11 @@ export class ParseThreads implements SearchAnswerReader {
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };
+    thread.deadline = setTimeout(() => this.startOverran(thread), this.pageDeadlineMs).unref();
     worker.on('message', (message: ThreadMessage) => {
       if (message !== THREAD_READY) return this.answer(thread, message);
+      clearTimeout(thread.deadline);
+      thread.deadline = undefined;
       thread.ready = true;
       thread.loaded = true;
       this.failedStarts = 0;
@@ -263,20 +269,30 @@ export class ParseThreads implements SearchAnswerReader {
       if (thread.loaded) {
         this.logger.error({ exitCode: code, pagesFailed: thread.pending.size }, 'a parse thread exited; the next page starts another');
       } else {
-        // Its modules did not load: the next thread would most likely fail the same way. Threads started together count once.
-        if (this.now() >= this.noStartUntil) {
-          this.noStartUntil = this.now() + Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
-          this.failedStarts += 1;
-        }
         // No page was sent to it: those that came meanwhile were read on the calling thread.
-        this.logger.error(
-          { exitCode: code, waitMs: Math.round(this.noStartUntil - this.now()) },
-          'a parse thread exited before it was ready; pages are read on the calling thread until another may start',
-        );
+        this.logger.error({ exitCode: code, waitMs: this.holdBackStarts() }, 'a parse thread exited before it was ready; pages are read on the calling thread until another may start');
       }
       this.lose(thread);
     });
     return thread;
+  }
+
+  /** A thread that has not loaded in its time: stopped, a failed start as if it had exited. */
+  private startOverran(thread: Thread): void {
+    this.logger.error(
+      { deadlineMs: this.pageDeadlineMs, waitMs: this.holdBackStarts() },
+      'a parse thread did not become ready in time; it is stopped, and pages are read on the calling thread until another may start',
+    );
+    this.vacate(thread);
+    this.stop(thread);
+  }
+
+  /** After a failed start, the next would most likely fail the same way: none for a while, longer each time. Returns the wait. */
+  private holdBackStarts(): number {
+    const waitMs = Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
+    this.noStartUntil = this.now() + waitMs;
+    this.failedStarts += 1;
+    return waitMs;
   }
 
   private vacate(thread: Thread): void {

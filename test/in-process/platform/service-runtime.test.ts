@@ -20,7 +20,7 @@ t.test('compose.yaml gives each service its runtime variables, beside the ones e
   }
 });
 
-t.test('compose.yaml starts each service with its Node flags, and the others with none', async (t) => {
+t.test('compose.yaml starts each service with its Node flags, and the others with none; so does the image its api', async (t) => {
   const compose = readFileSync(path.join(ROOT_DIR, 'compose.yaml'), 'utf8');
   t.same(Object.keys(SERVICE_NODE_FLAGS), ['api'], 'the api has some');
   for (const service of ['market-sim', 'accounts', 'api', 'jobs'] as const) {
@@ -28,4 +28,6 @@ t.test('compose.yaml starts each service with its Node flags, and the others wit
     const command = /^    command: (\[.*\])$/m.exec(block)?.[1];
     t.same(command && JSON.parse(command), ['node', ...(SERVICE_NODE_FLAGS[service] ?? []), `services/${service}/dist/main.js`], `${service}'s command`);
   }
+  const image = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT_DIR, 'services', 'Dockerfile'), 'utf8'))?.[1];
+  t.same(image && JSON.parse(image), ['node', ...(SERVICE_NODE_FLAGS.api ?? []), 'services/api/dist/main.js'], "the image's own command: the api, with its flags");
 });
