@@ -236,17 +236,17 @@ t.test('one thread starts at a time; pages meanwhile are read on the calling thr
   t.equal(threads.running, 1, 'one thread runs');
 });
 
-t.test("a thread that neither loads nor exits is stopped once its start has had a page's time, as a failed start", async (t) => {
+t.test('a thread that neither loads nor exits is stopped at its start deadline, as a failed start', async (t) => {
   let clock = 0;
-  const pageDeadlineMs = 300;
-  const { threads, lines, onCallingThread } = threadsWith({ count: 1, now: () => clock, pageDeadlineMs, entry: new URL('../helpers/never-ready-parse-thread.mjs', import.meta.url) });
+  const startDeadlineMs = 300;
+  const { threads, lines, onCallingThread } = threadsWith({ count: 1, now: () => clock, startDeadlineMs, entry: new URL('../helpers/never-ready-parse-thread.mjs', import.meta.url) });
   t.teardown(() => threads.close());
   t.ok((await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?first'), 'market.com')).items.length > 0, 'read');
   t.strictSame([onCallingThread, threads.running], [['https://www.market.test/sch/i.html?first'], 1], 'on the calling thread; the thread it started loads');
   await until(() => threads.running === 0, 'the thread stopped');
   t.strictSame(
     lines.filter((line) => line.level !== 30).map((line) => [line.msg, line.deadlineMs, line.waitMs]),
-    [['a parse thread did not become ready in time; it is stopped, and pages are read on the calling thread until another may start', pageDeadlineMs, 1000]],
+    [['a parse thread did not become ready in time; it is stopped, and pages are read on the calling thread until another may start', startDeadlineMs, 1000]],
     'logged once, with the deadline and the wait it sets',
   );
   clock = 999;

@@ -38,7 +38,7 @@ interface Thread {
   ready: boolean;
   /** It said it was ready once (`ready` is taken back from a thread being stopped): its exit is no failed start. */
   loaded: boolean;
-  /** When the page it is reading has had its time (`pageDeadlineMs`), set while a page waits; before it is ready, when its start has. */
+  /** When the page it is reading has had its time (`pageDeadlineMs`), set while a page waits; before it is ready, when its start has (`startDeadlineMs`). */
   deadline: NodeJS.Timeout | undefined;
 }
 
@@ -46,10 +46,16 @@ interface Thread {
  * The longest a thread may read one page, from when it begins it. A page takes 3–40 ms (bench:parse,
  * bench:jobs); a page still unread after this has met a bug that never ends (a loop), which would
  * otherwise hold its page and those behind it for good, in a process that looks healthy: on the
- * calling thread the same bug would stop the whole process, loudly. A thread's start has as long
- * (it takes 300–500 ms): one that neither loads nor exits would hold its slot for good.
+ * calling thread the same bug would stop the whole process, loudly.
  */
 const PAGE_DEADLINE_MS = 10_000;
+
+/**
+ * The longest a thread may take to become ready. A start takes 300–500 ms here, and seconds on a loaded
+ * machine; one that neither loads nor exits would hold its slot for good, every page then read on the
+ * calling thread. Generous: meanwhile the pages are read, only not beside the calling thread.
+ */
+const START_DEADLINE_MS = 60_000;
 
 /**
  * After a thread exits before it is ready, or does not become ready in time (its modules failed to
@@ -70,8 +76,10 @@ export interface ParseThreadsOptions {
   now?: () => number;
   /** The threads' module (tests give one that can be made to die). */
   entry?: URL;
-  /** The longest a thread may read one page, or take to start (tests give a shorter one). */
+  /** The longest a thread may read one page (tests give a shorter one). */
   pageDeadlineMs?: number;
+  /** The longest a thread may take to become ready (tests give a shorter one). */
+  startDeadlineMs?: number;
 }
 
 /**
@@ -98,6 +106,7 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly logger: Logger;
   private readonly entry: URL;
   private readonly pageDeadlineMs: number;
+  private readonly startDeadlineMs: number;
   private readonly callingThread: SearchAnswerReader;
   private readonly now: () => number;
   private nextId = 0;
@@ -114,6 +123,7 @@ export class ParseThreads implements SearchAnswerReader {
     now = () => performance.now(),
     entry = new URL('./parse-thread-main.js', import.meta.url),
     pageDeadlineMs = PAGE_DEADLINE_MS,
+    startDeadlineMs = START_DEADLINE_MS,
   }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
     this.slots = Array.from({ length: count }, () => undefined);
@@ -123,6 +133,7 @@ export class ParseThreads implements SearchAnswerReader {
     this.now = now;
     this.entry = entry;
     this.pageDeadlineMs = pageDeadlineMs;
+    this.startDeadlineMs = startDeadlineMs;
   }
 
   /** Threads running now, ready or starting. */
@@ -244,7 +255,7 @@ export class ParseThreads implements SearchAnswerReader {
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };
-    thread.deadline = setTimeout(() => this.startOverran(thread), this.pageDeadlineMs).unref();
+    thread.deadline = setTimeout(() => this.startOverran(thread), this.startDeadlineMs).unref();
     worker.on('message', (message: ThreadMessage) => {
       if (message !== THREAD_READY) return this.answer(thread, message);
       clearTimeout(thread.deadline);
@@ -277,10 +288,10 @@ export class ParseThreads implements SearchAnswerReader {
     return thread;
   }
 
-  /** A thread that has not loaded in its time: stopped, a failed start as if it had exited. */
+  /** A thread that has not become ready in its time: stopped, a failed start as if it had exited. */
   private startOverran(thread: Thread): void {
     this.logger.error(
-      { deadlineMs: this.pageDeadlineMs, waitMs: this.holdBackStarts() },
+      { deadlineMs: this.startDeadlineMs, waitMs: this.holdBackStarts() },
       'a parse thread did not become ready in time; it is stopped, and pages are read on the calling thread until another may start',
     );
     this.vacate(thread);
