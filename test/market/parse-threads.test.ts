@@ -11,6 +11,7 @@ import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/mark
 import { ParseThreads, type ParseThreadsOptions } from '@comps/shared/market/parse-threads';
 import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
 import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
+import { eventually } from '../helpers/http-client.js';
 
 // Search answers read in parse threads come back as the calling thread reads them: the same page, the same
 // contract error, the layout watch told on the calling thread. A page that finds no thread ready is read on
@@ -78,13 +79,9 @@ async function warm(threads: ParseThreads, count: number): Promise<void> {
   }
 }
 
-/** Waits for `condition`, checking every 10 ms, at most 10 s. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const started = performance.now();
-  while (!condition()) {
-    if (performance.now() - started > 10_000) throw new Error(`not within 10 s: ${what}`);
-    await sleep(10);
-  }
+/** Waits for `condition` (the project's `eventually`, checking every 10 ms, at most 10 s). */
+function until(condition: () => boolean, what: string): Promise<true> {
+  return eventually(what, async () => condition() || undefined, { timeoutMs: 10_000, intervalMs: 10 });
 }
 
 async function outcomeOf<T>(reading: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
