@@ -254,6 +254,28 @@ t.test('a thread that neither loads nor exits is stopped at its start deadline, 
   t.equal(threads.running, 1, 'after it, another is tried');
 });
 
+t.test("a thread whose ready message comes after its start deadline passed stays stopped, and the wait its failed start set holds", async (t) => {
+  const clock = 0;
+  const startDeadlineMs = 200;
+  const { threads, lines, onCallingThread } = threadsWith({ count: 1, now: () => clock, startDeadlineMs });
+  t.teardown(() => threads.close());
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?first'), 'market.com');
+  t.equal(threads.running, 1, 'the first page started a thread');
+  // The calling thread busy past the deadline while the thread loads: once free, the overdue deadline runs
+  // first (timers before messages), then the thread's ready message, which must not undo the failed start.
+  const blocked = performance.now();
+  while (performance.now() - blocked < 3000);
+  await until(() => threads.running === 0, 'the late thread stopped');
+  await sleep(200);
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?second'), 'market.com');
+  t.strictSame([threads.running, threads.ready], [0, 0], 'within the wait, no thread is started, and none counts as ready');
+  t.equal(onCallingThread.length, 2, 'both pages read on the calling thread');
+  t.strictSame(
+    lines.filter((line) => line.level !== 30).map((line) => [line.msg, line.waitMs]),
+    [['a parse thread did not become ready in time; it is stopped, and pages are read on the calling thread until another may start', 1000]],
+  );
+});
+
 t.test('a page still unread at its deadline is internal_error, its thread is stopped, the pages behind it are service_unavailable; the next page starts another', async (t) => {
   const pageDeadlineMs = 2000;
   const { threads, lines, onCallingThread } = helperThread('stalling-parse-thread.mjs', { pageDeadlineMs });
@@ -341,13 +363,15 @@ t.test('threads start when pages come; release stops those with no page waiting,
   t.equal(onCallingThread.length, 1, 'the first page alone read on the calling thread, while no thread was ready');
   const waiting = threads.read(answerOf(PAGE), 'market.com');
   let released = 0;
-  const afterward = new Promise<void>((resolve) => threads.release(() => resolve(void (released += 1))));
+  threads.release(() => (released += 1));
   t.equal(threads.running, 1, 'the thread reading a page is kept');
+  t.equal(released, 0, 'what follows waits for the idle thread to stop');
   t.ok((await waiting).items.length > 0, 'and answers it');
-  await afterward;
-  t.equal(released, 1, 'what follows ran once the idle thread stopped');
+  await until(() => released === 1, 'what follows ran once the idle thread stopped');
   threads.release();
   t.equal(threads.running, 0, 'released, now idle too');
+  await sleep(100);
+  t.equal(released, 1, 'what follows ran once');
   t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page starts a thread again');
   t.equal(threads.running, 1);
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'no error logged: the stops were asked for');

@@ -176,8 +176,8 @@ export class ParseThreads implements SearchAnswerReader {
    * Stops the ready threads that have no page waiting (the service's idle collection): a thread's heap,
    * with the garbage of the pages it read, is its own, which the process's collection does not reach;
    * the next page starts a thread again (its first pages read slower, until V8 has optimized the
-   * parser). A thread still starting is kept (it holds no pages' garbage yet; the next idle moment
-   * stops it). `afterward` runs once they have stopped (glibc's free pages given back).
+   * parser). A thread still starting is kept (it holds no pages' garbage yet; an idle moment once it
+   * is ready stops it). `afterward` runs once they have stopped (glibc's free pages given back).
    */
   release(afterward?: () => void): void {
     const stopped: Array<Promise<unknown>> = [];
@@ -257,6 +257,9 @@ export class ParseThreads implements SearchAnswerReader {
     const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };
     thread.deadline = setTimeout(() => this.startOverran(thread), this.startDeadlineMs).unref();
     worker.on('message', (message: ThreadMessage) => {
+      // A thread stopped on purpose has no page left to answer, and its ready message, sent just as its start
+      // deadline passed (messages already sent arrive after the stop), must not end the wait its failed start set.
+      if (thread.stopping) return;
       if (message !== THREAD_READY) return this.answer(thread, message);
       clearTimeout(thread.deadline);
       thread.deadline = undefined;
