@@ -9,7 +9,8 @@ import { cpuMs, log, memoryBreakdown, rssMb, runBench, threadsOf, segmentsSent, 
  * readable, and the resident memory of the api and the jobs service while the job's CSV (about
  * 20,000 rows) is downloaded, and 12 s after (once their idle collections have run); and what a page
  * costs: the CPU of every process of the stack a page, the most pages a second that allows, and the
- * round trips a page to MariaDB, Redis, accounts and the simulator. Everything is measured in this one run.
+ * round trips a page to MariaDB, Redis, accounts and the simulator; then what a lone page costs the jobs
+ * process under light traffic. Everything is measured in this one run.
  *
  * "Zero latency" is taken to mean an upstream that answers at once: the simulator renders the job's
  * pages into its cache before the job starts, so that its own rendering (about 25 ms of CPU a page,
@@ -106,9 +107,48 @@ async function main(): Promise<void> {
     }
     // The main thread's heap (a parse thread's is its own, and stopped by then), and the process's threads against before the job.
     log(`  jobs 12 s after the download: ${jobsIdleBreakdown}; ${threadsOf(pids.jobs)} threads (${jobsThreadsBefore} before the job)`);
+
+    log(await lonePagesLine(stack.baseUrl, headers, { ...body, maxPages: 1 }, pids.jobs!));
   } finally {
     await bench.stop();
   }
+}
+
+/** Light traffic's one-page jobs, the window the jobs process's CPU is counted in from each POST, and the idle moment awaited before each. */
+const LONE_JOBS = 3;
+const LONE_WINDOW_MS = 3000;
+const IDLE_WAIT_MS = 11_000;
+
+/**
+ * Light traffic: one-page jobs, each after the jobs process's idle moment (`JOBS_IDLE_GC_MS`, 10 s by
+ * default), as a tracked search's run or a small job comes. The jobs process's CPU (every thread) in a
+ * window from each POST against the same window with nothing to do, and how far its threads rose (a
+ * parse thread started for a lone page, whose start costs many pages' reads, shows there).
+ */
+async function lonePagesLine(baseUrl: string, headers: Record<string, string>, body: object, jobsPid: number): Promise<string> {
+  const quietBefore = cpuMs(jobsPid);
+  await new Promise((resolve) => setTimeout(resolve, LONE_WINDOW_MS));
+  const quietMs = cpuMs(jobsPid) - quietBefore;
+  const costs: string[] = [];
+  for (let index = 0; index < LONE_JOBS; index += 1) {
+    // The first comes 15 s after the download, past the idle moment already.
+    if (index > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS));
+    const cpuBefore = cpuMs(jobsPid);
+    const threadsBefore = threadsOf(jobsPid);
+    let threadsMost = threadsBefore;
+    const posted = performance.now();
+    const created = await fetch(`${baseUrl}/v1/scrape/max`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const { jobId } = (await created.json()) as { jobId: string };
+    // The job is read once, after the window: reads of a running job cost the jobs process its statistics.
+    while (performance.now() - posted < LONE_WINDOW_MS) {
+      threadsMost = Math.max(threadsMost, threadsOf(jobsPid));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const cpuAfter = cpuMs(jobsPid);
+    const { status } = (await (await fetch(`${baseUrl}/v1/scrape/max/results/${jobId}?limit=1`, { headers })).json()) as { status: string };
+    costs.push(`${cpuAfter - cpuBefore} ms (${status}; threads +${threadsMost - threadsBefore})`);
+  }
+  return `light traffic, a one-page job after each idle moment: the jobs process's CPU in the ${LONE_WINDOW_MS / 1000} s from its POST ${costs.join(', ')}; with nothing to do ${quietMs} ms in as long`;
 }
 
 /**

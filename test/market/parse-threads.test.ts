@@ -55,13 +55,16 @@ function capturedLogger() {
 /** A saved results page the thread tests read. */
 const PAGE = readFileSync(path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html'));
 
-/** Parse threads with a captured log, whose pages read on the calling thread are noted (their addresses). */
+/**
+ * Parse threads with a captured log, whose pages read on the calling thread are noted (their addresses).
+ * Every page may start a thread unless `pagesBeforeStart` says otherwise (one test checks the default).
+ */
 function threadsWith(options: Omit<ParseThreadsOptions, 'logger' | 'callingThread'>) {
   const { logger, lines } = capturedLogger();
   const onCallingThread: string[] = [];
   const reader = callingThreadReader();
   const callingThread: SearchAnswerReader = { read: (answer, site) => (onCallingThread.push(answer.url), reader.read(answer, site)) };
-  return { threads: new ParseThreads({ logger, callingThread, ...options }), lines, onCallingThread };
+  return { threads: new ParseThreads({ logger, callingThread, pagesBeforeStart: 1, ...options }), lines, onCallingThread };
 }
 
 /** One thread of a test helper module (test/helpers). */
@@ -375,6 +378,29 @@ t.test('threads start when pages come; release stops those with no page waiting,
   t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page starts a thread again');
   t.equal(threads.running, 1);
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'no error logged: the stops were asked for');
+});
+
+t.test('a lone page starts no thread: the third since the last idle moment does, and after a release pages count again', async (t) => {
+  const { threads, lines, onCallingThread } = threadsWith({ count: 1, pagesBeforeStart: undefined });
+  t.teardown(() => threads.close());
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?1'), 'market.com');
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?2'), 'market.com');
+  t.equal(threads.running, 0, 'two pages: no thread');
+  threads.release();
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?3'), 'market.com');
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?4'), 'market.com');
+  t.equal(threads.running, 0, 'two more after an idle moment: still none');
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?5'), 'market.com');
+  t.equal(threads.running, 1, 'the third since the idle moment starts one');
+  t.strictSame(onCallingThread, ['1', '2', '3', '4', '5'].map((n) => `https://www.market.test/sch/i.html?${n}`), 'each read on the calling thread, none waiting for a start');
+  await until(() => threads.ready === 1, 'the thread ready');
+  t.ok((await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?6'), 'market.com')).items.length > 0, 'read');
+  t.equal(onCallingThread.length, 5, 'the next in the thread');
+  threads.release();
+  t.equal(threads.running, 0, 'released');
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?7'), 'market.com');
+  t.equal(threads.running, 0, 'the first page after it starts none');
+  t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 
 t.test('closing fails what waits with service_unavailable, and refuses what comes after', async (t) => {

@@ -66,6 +66,15 @@ const START_DEADLINE_MS = 60_000;
 const FIRST_START_BACKOFF_MS = 1000;
 const MAX_START_BACKOFF_MS = 60_000;
 
+/**
+ * A thread starts only for this page read since the last idle moment (`release`), and those after it.
+ * A thread's start costs 340–450 ms of CPU (a V8 isolate made, its modules loaded and compiled), about
+ * 15 times a page's read (25 ms): under light traffic (a tracked search's run of one or two pages, a
+ * one-page job, each followed by an idle moment), a thread started for a lone page was stopped at the
+ * next idle moment without having read one. Pages that keep coming start it at their third.
+ */
+const PAGES_BEFORE_START = 3;
+
 export interface ParseThreadsOptions {
   count: number;
   layoutWatch?: Pick<LayoutWatch, 'record'> | undefined;
@@ -80,6 +89,8 @@ export interface ParseThreadsOptions {
   pageDeadlineMs?: number;
   /** The longest a thread may take to become ready (tests give a shorter one). */
   startDeadlineMs?: number;
+  /** The page since the last idle moment that may start a thread (tests give 1: every page may). */
+  pagesBeforeStart?: number;
 }
 
 /**
@@ -88,12 +99,12 @@ export interface ParseThreadsOptions {
  * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
- * Threads start when pages come and stop when the service is idle (`release`); a page that finds no
- * thread ready is read on the calling thread rather than wait for a start (a thread's modules load in
- * 300–500 ms on these machines, several pages' time: waiting for it made a job's first page late by
- * as much). A thread that dies (its memory exhausted, an answer that cannot be cloned) fails its waiting pages with
- * `service_unavailable` (retryable: a job's page is tried again, a search is answered 503 and not
- * charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
+ * Threads start when pages keep coming (the third since the service was last idle) and stop when it
+ * is idle (`release`); a page that finds no thread ready is read on the calling thread rather than
+ * wait for a start (a thread's modules load in 300–500 ms on these machines, several pages' time:
+ * waiting for it made a job's first page late by as much). A thread that dies (its memory exhausted,
+ * an answer that cannot be cloned) fails its waiting pages with `service_unavailable` (retryable: a
+ * job's page is tried again, a search is answered 503 and not charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
  * calling thread (a bug: the same page would fail again); so is a page still unread after its
  * deadline, whose thread is then stopped (the pages behind it fail as when a thread dies).
  */
@@ -109,6 +120,9 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly startDeadlineMs: number;
   private readonly callingThread: SearchAnswerReader;
   private readonly now: () => number;
+  private readonly pagesBeforeStart: number;
+  /** Pages read since the last idle moment (`release`), wherever read. */
+  private pagesSinceIdle = 0;
   private nextId = 0;
   private closed = false;
   /** Threads that exited before they were ready, since one last was; and until when none is started. */
@@ -124,6 +138,7 @@ export class ParseThreads implements SearchAnswerReader {
     entry = new URL('./parse-thread-main.js', import.meta.url),
     pageDeadlineMs = PAGE_DEADLINE_MS,
     startDeadlineMs = START_DEADLINE_MS,
+    pagesBeforeStart = PAGES_BEFORE_START,
   }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
     this.slots = Array.from({ length: count }, () => undefined);
@@ -134,6 +149,7 @@ export class ParseThreads implements SearchAnswerReader {
     this.entry = entry;
     this.pageDeadlineMs = pageDeadlineMs;
     this.startDeadlineMs = startDeadlineMs;
+    this.pagesBeforeStart = pagesBeforeStart;
   }
 
   /** Threads running now, ready or starting. */
@@ -152,6 +168,7 @@ export class ParseThreads implements SearchAnswerReader {
    */
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
+    this.pagesSinceIdle += 1;
     const thread = this.leastBusy();
     if (!thread) return this.callingThread.read(answer, site);
     return new Promise((resolve, reject) => {
@@ -177,9 +194,11 @@ export class ParseThreads implements SearchAnswerReader {
    * with the garbage of the pages it read, is its own, which the process's collection does not reach;
    * the next page starts a thread again (its first pages read slower, until V8 has optimized the
    * parser). A thread still starting is kept (it holds no pages' garbage yet; an idle moment once it
-   * is ready stops it). `afterward` runs once they have stopped (glibc's free pages given back).
+   * is ready stops it). `afterward` runs once they have stopped (glibc's free pages given back). Pages
+   * count again from here before one starts a thread (`PAGES_BEFORE_START`).
    */
   release(afterward?: () => void): void {
+    this.pagesSinceIdle = 0;
     const stopped: Array<Promise<unknown>> = [];
     for (const [index, thread] of this.slots.entries()) {
       if (!thread?.ready || thread.pending.size > 0) continue;
@@ -204,8 +223,9 @@ export class ParseThreads implements SearchAnswerReader {
   /**
    * The ready thread with the fewest pages waiting, or none (the page is then read on the calling
    * thread). When no thread is ready or each ready one has pages waiting, another is started in an
-   * empty slot, one at a time (pages that come one after another while it starts need no second one)
-   * and unless starts are held back: it takes pages once it is ready.
+   * empty slot, one at a time (pages that come one after another while it starts need no second one),
+   * once pages keep coming (`PAGES_BEFORE_START`) and unless starts are held back: it takes pages once
+   * it is ready.
    */
   private leastBusy(): Thread | undefined {
     let least: Thread | undefined;
@@ -216,7 +236,7 @@ export class ParseThreads implements SearchAnswerReader {
     }
     if (least && least.pending.size === 0) return least;
     const empty = this.slots.indexOf(undefined);
-    if (empty !== -1 && !starting && this.now() >= this.noStartUntil) this.slots[empty] = this.start();
+    if (empty !== -1 && !starting && this.pagesSinceIdle >= this.pagesBeforeStart && this.now() >= this.noStartUntil) this.slots[empty] = this.start();
     return least;
   }
 
