@@ -114,10 +114,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** Light traffic's one-page jobs, the window the jobs process's CPU is counted in from each POST, and the idle moment awaited before each. */
+/**
+ * Light traffic's one-page jobs, the window the jobs process's CPU is counted in from each POST, and the
+ * wait after it before the next: the idle moment comes 10 s after the job's last task, some 1 s after its POST.
+ */
 const LONE_JOBS = 3;
 const LONE_WINDOW_MS = 3000;
-const IDLE_WAIT_MS = 11_000;
+const IDLE_WAIT_MS = 13_000;
 
 /**
  * Light traffic: one-page jobs, each after the jobs process's idle moment (`JOBS_IDLE_GC_MS`, 10 s by
@@ -138,6 +141,7 @@ async function lonePagesLine(baseUrl: string, headers: Record<string, string>, b
     let threadsMost = threadsBefore;
     const posted = performance.now();
     const created = await fetch(`${baseUrl}/v1/scrape/max`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (created.status !== 202) throw new Error(`a one-page job was answered ${created.status}: ${await created.text()}`);
     const { jobId } = (await created.json()) as { jobId: string };
     // The job is read once, after the window: reads of a running job cost the jobs process its statistics.
     while (performance.now() - posted < LONE_WINDOW_MS) {

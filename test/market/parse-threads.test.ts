@@ -413,7 +413,9 @@ t.test('closing fails what waits with service_unavailable, and refuses what come
   await t.rejects(threads.read(answerOf(PAGE), 'market.com'), { code: 'service_unavailable' });
 });
 
-t.test('a count that is not a whole number of threads is refused', async (t) => {
+t.test('a count that is not a whole number of threads, or of pages before a start, is refused', async (t) => {
   t.throws(() => threadsWith({ count: 0 }), RangeError);
   t.throws(() => threadsWith({ count: 1.5 }), RangeError);
+  t.throws(() => threadsWith({ count: 1, pagesBeforeStart: 0 }), RangeError);
+  t.throws(() => threadsWith({ count: 1, pagesBeforeStart: Number.NaN }), RangeError);
 });

@@ -141,6 +141,7 @@ export class ParseThreads implements SearchAnswerReader {
     pagesBeforeStart = PAGES_BEFORE_START,
   }: ParseThreadsOptions) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`parse threads: ${count} is not a count of threads`);
+    if (!Number.isInteger(pagesBeforeStart) || pagesBeforeStart < 1) throw new RangeError(`parse threads: ${pagesBeforeStart} is not a count of pages`);
     this.slots = Array.from({ length: count }, () => undefined);
     this.layoutWatch = layoutWatch;
     this.logger = logger;
@@ -192,10 +193,10 @@ export class ParseThreads implements SearchAnswerReader {
   /**
    * Stops the ready threads that have no page waiting (the service's idle collection): a thread's heap,
    * with the garbage of the pages it read, is its own, which the process's collection does not reach;
-   * the next page starts a thread again (its first pages read slower, until V8 has optimized the
-   * parser). A thread still starting is kept (it holds no pages' garbage yet; an idle moment once it
-   * is ready stops it). `afterward` runs once they have stopped (glibc's free pages given back). Pages
-   * count again from here before one starts a thread (`PAGES_BEFORE_START`).
+   * pages count again from here, and the third starts a thread again (`PAGES_BEFORE_START`; its first
+   * pages read slower, until V8 has optimized the parser). A thread still starting is kept (it holds no
+   * pages' garbage yet; an idle moment once it is ready stops it). `afterward` runs once they have
+   * stopped (glibc's free pages given back).
    */
   release(afterward?: () => void): void {
     this.pagesSinceIdle = 0;
