@@ -104,9 +104,10 @@ export interface ParseThreadsOptions {
  * wait for a start (a thread's modules load in 300–500 ms on these machines, several pages' time:
  * waiting for it made a job's first page late by as much). A thread that dies (its memory exhausted,
  * an answer that cannot be cloned) fails its waiting pages with `service_unavailable` (retryable: a
- * job's page is tried again, a search is answered 503 and not charged); the next page starts another. A page whose reading throws is `internal_error`, as on the
- * calling thread (a bug: the same page would fail again); so is a page still unread after its
- * deadline, whose thread is then stopped (the pages behind it fail as when a thread dies).
+ * job's page is tried again, a search is answered 503 and not charged); the next page starts another.
+ * A page whose reading throws is `internal_error`, as on the calling thread (a bug: the same page
+ * would fail again); so is a page still unread after its deadline, whose thread is then stopped (the
+ * pages behind it fail as when a thread dies).
  */
 export class ParseThreads implements SearchAnswerReader {
   /** One slot a thread; empty until a page needs it, and again once `release` stopped it. */
