@@ -72,12 +72,16 @@ function helperThread(helper: string, options: { pageDeadlineMs?: number } = {})
   return threadsWith({ count: 1, entry: new URL(`../helpers/${helper}`, import.meta.url), ...options });
 }
 
-/** Pages read until `count` threads are ready (the first ones on the calling thread, as each starts a thread). */
+/**
+ * Pages read until `count` threads are ready: a batch whenever no thread is starting (each ready one gets a page, and
+ * the one more that finds none starts a thread, read on the calling thread), none while one starts (pages then would
+ * only be read on the calling thread, costing a loaded machine the CPU its thread needs to load).
+ */
 async function warm(threads: ParseThreads, count: number): Promise<void> {
   const started = performance.now();
   while (threads.ready < count) {
     if (performance.now() - started > 30_000) throw new Error(`${threads.ready} of ${count} threads ready after 30 s`);
-    await Promise.all(Array.from({ length: count }, () => threads.read(answerOf(PAGE), 'market.com')));
+    if (threads.running === threads.ready) await Promise.all(Array.from({ length: threads.ready + 1 }, () => threads.read(answerOf(PAGE), 'market.com')));
     await sleep(10);
   }
 }
