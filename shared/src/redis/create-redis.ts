@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import type { Logger } from '../logging/create-logger.js';
 
 export type RedisClient = ReturnType<typeof createRedisClient>;

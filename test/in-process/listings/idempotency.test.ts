@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { request } from '../../helpers/http-client.js';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'undici';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { accountsQuotaLedger, createAccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { newAllowanceId, newRequestId } from '@comps/shared/ids';
 import { createLogger } from '@comps/shared/logging/create-logger';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { createDb } from '@comps/shared/db/create-db';
 import { newRequestId } from '@comps/shared/ids';
 import type { AccountsDatabase } from '../../../services/accounts/src/db/database.js';

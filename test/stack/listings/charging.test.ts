@@ -1,6 +1,6 @@
 import t from 'tap';
 import { assertError } from '../../helpers/contract-assertions.js';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { newRequestId } from '@comps/shared/ids';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';

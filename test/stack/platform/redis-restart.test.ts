@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { dedicatedRedis } from '../../helpers/dedicated-servers.js';
 import { eventually, request } from '../../helpers/http-client.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip, gzip, constants } from 'node:zlib';
-import { RESP_TYPES } from 'redis';
+import { RESP_TYPES } from '@redis/client';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 import { callRedis } from '@comps/shared/redis/redis-errors';
 import { luaScript, runScript, type ScriptClient } from '@comps/shared/redis/run-script';
