@@ -73,9 +73,9 @@ function helperThread(helper: string, options: { pageDeadlineMs?: number } = {})
 }
 
 /**
- * Pages read until `count` threads are ready: a batch whenever no thread is starting (each ready one gets a page, and
- * the one more that finds none starts a thread, read on the calling thread), none while one starts (pages then would
- * only be read on the calling thread, costing a loaded machine the CPU its thread needs to load).
+ * Pages read until `count` threads are ready. While no thread is starting, a batch: a page for each ready thread and one
+ * more, which starts a thread (read on the calling thread when none is ready, else queued behind a ready one). While one
+ * starts, no pages: on a loaded machine they would take the CPU the thread needs to load its modules.
  */
 async function warm(threads: ParseThreads, count: number): Promise<void> {
   const started = performance.now();
