@@ -1,6 +1,7 @@
 import { jobPageQuery } from '@comps/shared/contract/job';
 import { buildSearchUrl } from '@comps/shared/market/search-url';
 import { availableParallelism } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMs, log, memoryBreakdown, rssMb, runBench, threadsOf, segmentsSent, stackProcessesOf, startBenchStack, startCpuCount, verdict } from './bench-stack.js';
 
 /**
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
       job = (await response.json()) as typeof job;
       if (Number.isNaN(firstPageMs) && job.progress.pagesFetched >= 1) firstPageMs = performance.now() - accepted;
       if (['completed', 'failed', 'cancelled'].includes(job.status)) break;
-      await new Promise((resolve) => setTimeout(resolve, Number.isNaN(firstPageMs) ? 20 : 1000));
+      await sleep(Number.isNaN(firstPageMs) ? 20 : 1000);
     }
     const jobCpu = cpuSince();
     const jobsThreadCpu = cpuMs(jobsProcess.pid, { mainThreadOnly: true }) - jobsThreadBefore;
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     const downloadMs = performance.now() - downloadStarted;
     clearInterval(sampler);
     // What each holds once idle: after its idle collection (API_IDLE_GC_MS, JOBS_IDLE_GC_MS: 10 s by default).
-    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    await sleep(12_000);
     const idle = { api: rssMb(pids.api), jobs: rssMb(pids.jobs) };
     const jobsIdleBreakdown = await memoryBreakdown(stack.ports.jobsInternal);
 
@@ -130,12 +131,12 @@ const IDLE_WAIT_MS = 13_000;
  */
 async function lonePagesLine(baseUrl: string, headers: Record<string, string>, body: object, jobsPid: number): Promise<string> {
   const quietBefore = cpuMs(jobsPid);
-  await new Promise((resolve) => setTimeout(resolve, LONE_WINDOW_MS));
+  await sleep(LONE_WINDOW_MS);
   const quietMs = cpuMs(jobsPid) - quietBefore;
   const costs: string[] = [];
   for (let index = 0; index < LONE_JOBS; index += 1) {
     // The first comes 15 s after the download, past the idle moment already.
-    if (index > 0) await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_MS));
+    if (index > 0) await sleep(IDLE_WAIT_MS);
     const cpuBefore = cpuMs(jobsPid);
     const threadsBefore = threadsOf(jobsPid);
     let threadsMost = threadsBefore;
@@ -146,7 +147,7 @@ async function lonePagesLine(baseUrl: string, headers: Record<string, string>, b
     // The job is read once, after the window: reads of a running job cost the jobs process its statistics.
     while (performance.now() - posted < LONE_WINDOW_MS) {
       threadsMost = Math.max(threadsMost, threadsOf(jobsPid));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
     const cpuAfter = cpuMs(jobsPid);
     const { status } = (await (await fetch(`${baseUrl}/v1/scrape/max/results/${jobId}?limit=1`, { headers })).json()) as { status: string };
