@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import type { TestStack } from './test-stack.js';
+import { withoutTapHooks } from './without-tap-hooks.js';
 
 export interface CliResult {
   code: number;
@@ -13,8 +14,7 @@ export interface CliResult {
 export function runAdmin(stack: Pick<TestStack, 'accountsInternalUrl' | 'internalToken'>, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [path.join(ROOT_DIR, 'services', 'accounts', 'dist', 'cli', 'admin.js'), ...args],
+      ...withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'services', 'accounts', 'dist', 'cli', 'admin.js'), ...args]),
       { env: { PATH: process.env.PATH ?? '', ACCOUNTS_URL: stack.accountsInternalUrl, INTERNAL_TOKEN: stack.internalToken, ...env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { launchStack, ROOT_DIR, type Stack, type StackOptions } from '@comps/scripts/stack/launch-stack';
 import { CADDY_BIN, prepareTestDatabase, TEST_DATABASE_URL, TEST_REDIS_URL } from './test-env.js';
+import { WITHOUT_TAP_HOOKS, withoutTapHooks } from './without-tap-hooks.js';
 
 export interface TestStack extends Stack {
   internalToken: string;
@@ -69,6 +70,7 @@ export async function startTestStack(
       ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),
       output,
       caddyBin: CADDY_BIN,
+      nodeLauncher: ['env', ...WITHOUT_TAP_HOOKS],
     });
   let stack: Stack;
   for (let attempt = 1; ; attempt += 1) {
@@ -95,12 +97,6 @@ export async function startTestStack(
 
 /** Where npm start's output goes: a pipe, a file, or a terminal (a pseudo-terminal through script(1)). */
 export type NpmStartOutput = 'pipe' | 'file' | 'terminal';
-
-/**
- * tap puts its process-info hook into NODE_OPTIONS of everything a test spawns; npm's own children (tsc, which is an
- * ES module loaded through that hook) fail under it. `env -u` drops it, then becomes npm (same pid).
- */
-const WITHOUT_TAP_HOOKS = ['-u', 'NODE_OPTIONS'];
 
 export interface NpmStack {
   /** The `npm start` process, leader of its own process group (as a terminal or systemd would start it). */
@@ -213,14 +209,14 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
   let npm: ChildProcess;
   if (options.output === 'file') {
     const fd = openSync(logFile, 'w');
-    npm = spawn('env', [...WITHOUT_TAP_HOOKS, 'npm', 'start'], { cwd: ROOT_DIR, env, detached: true, stdio: ['ignore', fd, fd] });
+    npm = spawn(...withoutTapHooks('npm', ['start']), { cwd: ROOT_DIR, env, detached: true, stdio: ['ignore', fd, fd] });
     closeSync(fd);
   } else {
     const log = createWriteStream(logFile);
     npm =
       options.output === 'terminal'
         ? spawn('script', ['-qfec', `exec env ${WITHOUT_TAP_HOOKS.join(' ')} npm start`, '/dev/null'], { cwd: ROOT_DIR, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
-        : spawn('env', [...WITHOUT_TAP_HOOKS, 'npm', 'start'], { cwd: ROOT_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        : spawn(...withoutTapHooks('npm', ['start']), { cwd: ROOT_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: Buffer) => {
       captured += chunk.toString('utf8');
       log.write(chunk);
@@ -301,8 +297,7 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
 export function createWorkspaceWithNpm(stack: Pick<NpmStack, 'accountsInternalUrl' | 'internalToken'>, plan = 'pro'): Promise<{ workspaceId: string; apiKey: string }> {
   return new Promise((resolve, reject) => {
     execFile(
-      'env',
-      [...WITHOUT_TAP_HOOKS, 'npm', 'run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 't', '--plan', plan],
+      ...withoutTapHooks('npm', ['run', '--silent', 'admin', '--', 'workspace', 'create', '--name', 't', '--plan', plan]),
       {
         cwd: ROOT_DIR,
         env: {

@@ -2,13 +2,14 @@ import t from 'tap';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
+import { withoutTapHooks } from '../helpers/without-tap-hooks.js';
 import { errorBodySchema } from '@comps/shared/contract/error-body';
 import { itemDetailsSchema, listingCollectionSchema } from '@comps/shared/contract/listing';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 
 function marketParse(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT_DIR, 'scripts', 'dist', 'market-parse.js'), ...args], { maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(...withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'scripts', 'dist', 'market-parse.js'), ...args]), { maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
     });
   });

@@ -29,6 +29,11 @@ export interface StackOptions {
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
   /** Node flags for one service, after its own (`SERVICE_NODE_FLAGS`): a benchmark's trials of V8 settings, and its profiles (`--cpu-prof`). */
   nodeFlags?: Partial<Record<ServiceName, string[]>>;
+  /**
+   * A command the services' `node` is started through, which then becomes node (same pid): the tests'
+   * `env -u NODE_OPTIONS`, which keeps out the loader hook tap puts into everything a test spawns.
+   */
+  nodeLauncher?: readonly string[];
   output?: ProcessOutput;
   caddyBin?: string;
   /** Aborting it during the start stops what was started; launchStack then rejects. */
@@ -82,11 +87,19 @@ async function resolvePorts(ports: Partial<StackPorts> = {}): Promise<StackPorts
   };
 }
 
-function nodeService(name: ServiceName, env: Record<string, string>, readyUrl: string, output: ProcessOutput, nodeFlags: readonly string[]) {
+function nodeService(
+  name: ServiceName,
+  env: Record<string, string>,
+  readyUrl: string,
+  output: ProcessOutput,
+  nodeFlags: readonly string[],
+  launcher: readonly string[],
+) {
+  const [command = process.execPath, ...launcherArgs] = launcher;
   return new ManagedProcess({
     name,
-    command: process.execPath,
-    args: [...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')],
+    command,
+    args: [...launcherArgs, ...(launcher.length > 0 ? [process.execPath] : []), ...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')],
     env,
     cwd: ROOT_DIR,
     output,
@@ -119,6 +132,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...SERVICE_RUNTIME_ENV[name], ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
   // A benchmark's trial flags come after the service's own: for V8, the last of a flag wins.
   const flagsOf = (name: ServiceName) => [...(SERVICE_NODE_FLAGS[name] ?? []), ...(options.nodeFlags?.[name] ?? [])];
+  const launcher = options.nodeLauncher ?? [];
 
   const marketSim = nodeService(
     'market-sim',
@@ -126,6 +140,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     `${local(ports.marketSim)}/readyz`,
     output,
     flagsOf('market-sim'),
+    launcher,
   );
   const accounts = nodeService(
     'accounts',
@@ -137,16 +152,18 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     `${local(ports.accountsInternal)}/readyz`,
     output,
     flagsOf('accounts'),
+    launcher,
   );
   const apiEnv = (apiPort: number, internalPort: number, extra: Record<string, string> = {}) =>
     ({ ...envFor('api', { API_PORT: String(apiPort), API_INTERNAL_PORT: String(internalPort) }), ...extra });
-  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output, flagsOf('api'));
+  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output, flagsOf('api'), launcher);
   const jobs = nodeService(
     'jobs',
     envFor('jobs', { JOBS_INTERNAL_PORT: String(ports.jobsInternal) }),
     `${local(ports.jobsInternal)}/readyz`,
     output,
     flagsOf('jobs'),
+    launcher,
   );
   const caddyVariables = Object.fromEntries(
     CADDY_VARIABLES.flatMap((name) => (options.env[name] ? [[name, options.env[name]] as const] : [])),
@@ -216,14 +233,14 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     async startExtraApi(env = {}) {
       const apiPort = await freePort();
       const internalPort = await freePort();
-      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'));
+      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'), launcher);
       await extra.start();
       extras.push(extra);
       return { url: local(apiPort), internalUrl: local(internalPort), process: extra };
     },
     async startExtraJobs(env = {}) {
       const internalPort = await freePort();
-      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output, flagsOf('jobs'));
+      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output, flagsOf('jobs'), launcher);
       await extra.start();
       extras.push(extra);
       return { url: local(internalPort), process: extra };

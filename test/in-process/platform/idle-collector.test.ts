@@ -11,6 +11,7 @@ import { loadNativeHelper } from '@comps/shared/runtime/native-helper';
 import { eventually } from '../../helpers/http-client.js';
 import { loadedNativeHelper } from '../../helpers/native-helper.js';
 import { recordedWork } from '../../helpers/recorded-work.js';
+import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 const requireFrom = createRequire(import.meta.url);
 
@@ -323,7 +324,7 @@ process.stdout.write(JSON.stringify({ collected, trimmed, released, pins: pins.l
 t.test("the native helper gives back the free pages inside glibc's heap, which a collection alone does not", async (t) => {
   if (!loadedNativeHelper(t)) return;
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/.test(name))), MALLOC_MMAP_THRESHOLD_: String(4 * MB) };
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', TRIM_CHECK], { env });
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--input-type=module', '-e', TRIM_CHECK]), { env });
   const figures = JSON.parse(stdout) as { collected: number; trimmed: number; released: boolean; pins: number };
   t.equal(figures.released, true, 'memory was given back');
   t.ok(figures.collected - figures.trimmed >= 32 * MB, `at least 32 of the 48 MB freed inside the heap are given back (${Math.round((figures.collected - figures.trimmed) / MB)} MB)`);
@@ -365,7 +366,7 @@ process.stdout.write(JSON.stringify({ loaded, collected, idle, collections: coll
 t.test("the idle collection shrinks the young generation a load grew, which V8's full collection leaves as it is", async (t) => {
   if (!loadedNativeHelper(t)) return;
   // The young generation's cap is set here (by default it follows the machine's memory); its least is V8's (Node 20's), 1 MB.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', YOUNG_GENERATION_CHECK]);
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--max-semi-space-size=16', '--input-type=module', '-e', YOUNG_GENERATION_CHECK]));
   const figures = JSON.parse(stdout) as { loaded: number; collected: number; idle: number; collections: number; warnings: string[]; held: number };
   t.strictSame(figures.warnings, [], 'the native helper was loaded');
   t.equal(figures.loaded, 2 * 16 * MB, 'the load grew the young generation to its cap (two semi-spaces of 16 MB)');

@@ -8,6 +8,7 @@ import t from 'tap';
 import { buildNative, NATIVE_HELPER_PATH } from '../../../shared/native/build.mjs';
 import { integerBetween, forAll } from '../../helpers/property-test.js';
 import { loadedNativeHelper } from '../../helpers/native-helper.js';
+import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 const requireFrom = createRequire(import.meta.url);
 const MB = 1024 * 1024;
@@ -51,7 +52,7 @@ process.stdout.write(JSON.stringify({ counted: after - before, length: whole.len
 t.test('oneByteText takes bytes that are the whole of their buffer (it is left empty), so that V8 counts them once; bytes cut from a buffer stay', async (t) => {
   const native = loadedNativeHelper(t);
   if (!native) return;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', TAKE_CHECK]);
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--expose-gc', '--input-type=module', '-e', TAKE_CHECK]));
   const figures = JSON.parse(stdout) as { counted: number; length: number; byteLength: number; read: boolean };
   t.equal(Math.round(figures.counted / MB), 0, "the buffer's 16 MB are counted once, now as the text's");
   t.equal(figures.length, 0, 'the buffer is empty');
@@ -108,7 +109,7 @@ process.stdout.write(JSON.stringify({ before, held, freed, whole }));
 
 t.test('a text holds its bytes while it lives, and lets them go with it', async (t) => {
   if (!loadedNativeHelper(t)) return;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--input-type=module', '-e', LIFETIME_CHECK]);
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--expose-gc', '--input-type=module', '-e', LIFETIME_CHECK]));
   const figures = JSON.parse(stdout) as { before: number; held: number; freed: number; whole: boolean };
   t.equal(figures.whole, true, 'every text read as its bytes, after its buffer was dropped and collected');
   t.equal(Math.round((figures.held - figures.before) / MB), 32, "the texts held their 32 MB of bytes once their buffers were gone");
@@ -146,7 +147,7 @@ process.stdout.write(JSON.stringify(results));
 
 t.test('oneByteText works in worker threads (parse threads load the helper too), which stop cleanly holding their texts', async (t) => {
   if (!loadedNativeHelper(t)) return;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', THREAD_CHECK]);
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--input-type=module', '-e', THREAD_CHECK]));
   t.strictSame(JSON.parse(stdout), [
     { same: true, code: 0 },
     { same: true, code: 1 },

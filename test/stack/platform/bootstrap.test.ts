@@ -7,6 +7,7 @@ import { freePort } from '@comps/scripts/stack/free-port';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { caddyProblem, dependenciesNeedInstall } from '../../../scripts/bootstrap.mjs';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
+import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 // What a fresh clone meets: dependencies installed when missing or stale, Caddy found (or one line saying what to do),
 // MariaDB and Redis reachable (or a message naming the URL and how to start them; npm start never starts them).
@@ -37,8 +38,7 @@ t.test('Caddy missing: one line naming the package and CADDY_BIN', async (t) => 
 function npmStart(env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
-      'env',
-      ['-u', 'NODE_OPTIONS', 'npm', 'start'],
+      ...withoutTapHooks('npm', ['start']),
       {
         cwd: ROOT_DIR,
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, ...env },
@@ -60,8 +60,7 @@ t.test('npm start without Caddy says what to do and starts nothing', async (t) =
 t.test('npm test without the Chromium it names says what to do and runs no test', async (t) => {
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) =>
     execFile(
-      process.execPath,
-      [path.join(ROOT_DIR, 'scripts', 'bootstrap.mjs'), 'test'],
+      ...withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'scripts', 'bootstrap.mjs'), 'test']),
       { cwd: ROOT_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', CHROMIUM_BIN: '/nonexistent/chromium' }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, output: `${stdout}${stderr}` }),
     ),

@@ -2,6 +2,7 @@ import t from 'tap';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
+import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 /**
  * Runs a service to its exit. A service refusing its configuration exits within about a second of CPU (its
@@ -10,7 +11,7 @@ import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
  */
 function runService(service: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
+    execFile(...withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')]), { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
     });
   });

@@ -11,6 +11,7 @@ import { accountsClient, createWorkspace } from '../../helpers/accounts-client.j
 import { eventually, request } from '../../helpers/http-client.js';
 import { isAlive, startTestStack, type TestStack } from '../../helpers/test-stack.js';
 import { usedOf } from '../../helpers/usage-of.js';
+import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 // Each service stops cleanly on SIGTERM and always exits: a second signal does not cut its shutdown short, a closed
 // output pipe does not hold it forever inside process.exit, and it follows the launcher when the launcher dies.
@@ -68,15 +69,14 @@ async function startService(stack: TestStack, name: 'accounts' | 'jobs', ports: 
   const main = path.join(ROOT_DIR, 'services', name, 'dist', 'main.js');
   // Accounts' own secret (the stack gives it to accounts alone, not in the shared environment).
   const env = { ...stack.env, ...(name === 'accounts' ? { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') } : {}), ...ports };
-  if (stdio === 'pipe') return spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (stdio === 'pipe') return spawn(...withoutTapHooks(process.execPath, [main]), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // A parent that starts the service as the launcher does (with an IPC channel), then does nothing.
   const parent = spawn(
-    process.execPath,
-    [
+    ...withoutTapHooks(process.execPath, [
       '-e',
       `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(main)}], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
        c.channel.unref(); console.log(c.pid); setInterval(() => {}, 1000);`,
-    ],
+    ]),
     { env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return parent;
