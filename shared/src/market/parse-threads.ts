@@ -7,6 +7,7 @@ import type { LayoutWatch } from './layout-watch.js';
 import type { SearchAnswerReader } from './market-client.js';
 import type { FetchedPage } from './fetch/fetch-page.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
+import { withoutPreloads } from '../runtime/thread-exec-argv.js';
 
 /** A search answer sent to a parse thread: its body's bytes are moved there, not copied. */
 export interface ParseRequest {
@@ -273,10 +274,8 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   private start(): Thread {
-    // None of the process's Node options: a thread runs our parser alone, which needs none, and an inherited preloaded
-    // module or loader hook (an operator's instrumentation, a test runner's) would load again in every thread. tap's
-    // hooks, inherited, made the parse-thread tests' file take 49 s of CPU instead of 18.
-    const worker = new Worker(this.entry, { execArgv: [] });
+    // The process's options but its preloads: a thread runs our parser alone (see withoutPreloads).
+    const worker = new Worker(this.entry, { execArgv: withoutPreloads(process.execArgv) });
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };
