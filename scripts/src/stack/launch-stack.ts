@@ -95,11 +95,11 @@ function nodeService(
   nodeFlags: readonly string[],
   launcher: readonly string[],
 ) {
-  const [command = process.execPath, ...launcherArgs] = launcher;
+  const commandLine = [...launcher, process.execPath, ...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')];
   return new ManagedProcess({
     name,
-    command,
-    args: [...launcherArgs, ...(launcher.length > 0 ? [process.execPath] : []), ...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')],
+    command: commandLine[0]!,
+    args: commandLine.slice(1),
     env,
     cwd: ROOT_DIR,
     output,
