@@ -70,7 +70,7 @@ export async function startTestStack(
       ...(options.serviceEnv ? { serviceEnv: options.serviceEnv } : {}),
       output,
       caddyBin: CADDY_BIN,
-      nodeLauncher: ['env', ...WITHOUT_TAP_HOOKS],
+      nodeLauncher: WITHOUT_TAP_HOOKS,
     });
   let stack: Stack;
   for (let attempt = 1; ; attempt += 1) {
@@ -215,7 +215,7 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
     const log = createWriteStream(logFile);
     npm =
       options.output === 'terminal'
-        ? spawn('script', ['-qfec', `exec env ${WITHOUT_TAP_HOOKS.join(' ')} npm start`, '/dev/null'], { cwd: ROOT_DIR, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+        ? spawn('script', ['-qfec', `exec ${WITHOUT_TAP_HOOKS.join(' ')} npm start`, '/dev/null'], { cwd: ROOT_DIR, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
         : spawn(...withoutTapHooks('npm', ['start']), { cwd: ROOT_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: Buffer) => {
       captured += chunk.toString('utf8');

@@ -6,9 +6,10 @@
  * outside tests: through `env -u NODE_OPTIONS`, which drops the variable and then becomes the command (same pid, so
  * signals and exits are the command's).
  */
-export const WITHOUT_TAP_HOOKS = ['-u', 'NODE_OPTIONS'] as const;
+export const WITHOUT_TAP_HOOKS = ['env', '-u', 'NODE_OPTIONS'] as const;
 
 /** `command args…` as spawn arguments that run it without tap's hook. */
 export function withoutTapHooks(command: string, args: readonly string[]): [string, string[]] {
-  return ['env', [...WITHOUT_TAP_HOOKS, command, ...args]];
+  const [env, ...options] = WITHOUT_TAP_HOOKS;
+  return [env, [...options, command, ...args]];
 }

@@ -4,7 +4,7 @@ const PRELOAD_OPTIONS = new Set(['--require', '-r', '--import', '--loader', '--e
 /**
  * A process's Node command-line options without those that run code first, for a worker thread that runs our own
  * code alone. Inherited, each would load again in every thread: an operator's instrumentation, or in tests tsx's and
- * tap's loader hooks (with them the parse-thread tests' file took 49 s of CPU, 18 s without). Every other option stays,
+ * tap's loader hooks (with them the parse-thread tests' file took 49 s of CPU, about 20 without). Every other option stays,
  * so a profile (`--cpu-prof`) still covers the threads and their stacks are still source-mapped. An option's value is
  * either in it (`--import=x`) or the next argument (`--import x`). `NODE_OPTIONS` is not in `execArgv`: a thread
  * reads it again from its environment.
