@@ -1,8 +1,11 @@
 import t, { type Test } from 'tap';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
@@ -12,6 +15,7 @@ import { ParseThreads, type ParseThreadsOptions } from '@comps/shared/market/par
 import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
 import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/http-client.js';
+import { withoutTapHooks } from '../helpers/without-tap-hooks.js';
 
 // Search answers read in parse threads come back as the calling thread reads them: the same page, the same
 // contract error, the layout watch told on the calling thread. A page that finds no thread ready is read on
@@ -238,6 +242,58 @@ t.test('one thread starts at a time; pages meanwhile are read on the calling thr
   t.strictSame(waits(), [1000, 1000], 'the thread that loaded ended the backoff: a second again, not two');
   t.strictSame(await pagesAt(1500, 'g', 'h'), { where: ['thread', 'thread'], running: 1 }, 'meanwhile both pages go to the ready thread, no thread is started');
   t.equal(threads.running, 1, 'one thread runs');
+});
+
+t.test('a thread Node refuses to start is a failed start: its page is read on the calling thread, and starts are held back as after a thread that cannot load', async (t) => {
+  let clock = 0;
+  // Node refuses a thread whose module is not a file (ERR_INVALID_URL_SCHEME), as it refuses options a thread may not take.
+  const { threads, lines, onCallingThread } = threadsWith({ count: 2, now: () => clock, entry: new URL('https://www.market.test/parse-thread-main.js') });
+  t.teardown(() => threads.close());
+  const refusals = () => lines.filter((line) => line.msg === 'a parse thread could not be started; pages are read on the calling thread until another may start');
+  t.ok((await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?a'), 'market.com')).items.length > 0, 'read');
+  t.strictSame([threads.running, onCallingThread.length, refusals().map((line) => line.waitMs)], [0, 1, [1000]], 'on the calling thread; the refusal logged with its wait');
+  t.equal(refusals()[0]?.level, 50, 'as an error');
+  threads.expect(20);
+  await threads.read(answerOf(PAGE, 'https://www.market.test/sch/i.html?b'), 'market.com');
+  t.strictSame([threads.running, refusals().length], [0, 1], 'within the wait neither a page nor pages expected start one');
+  clock = 1000;
+  threads.expect(20);
+  t.strictSame([threads.running, refusals().map((line) => line.waitMs)], [0, [1000, 2000]], 'then pages expected try once, and the wait doubles');
+});
+
+t.test("a process started with a V8 flag, as the api is (--initial-old-space-size), reads pages in its threads, with a preload or without", async (t) => {
+  const rows = interpretSearchAnswer(answerOf(PAGE), 'market.com').items.length;
+  const script = fileURLToPath(new URL('../helpers/read-in-thread.mjs', import.meta.url));
+  const page = path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html');
+  // Given explicitly, the flag is refused by a Worker (ERR_WORKER_INVALID_EXEC_ARGV): inherited, or left out, it is not.
+  for (const options of [['--initial-old-space-size=128'], ['--import=data:text/javascript,', '--initial-old-space-size=128']]) {
+    const [command, args] = withoutTapHooks(process.execPath, [...options, script, page]);
+    const { stdout } = await promisify(execFile)(command, args, { timeout: 60_000 });
+    t.strictSame(JSON.parse(stdout), { ready: true, rows }, options.join(' '));
+  }
+});
+
+t.test('pages expected start threads before they come, one for each third of them up to the slots; a handful starts none', async (t) => {
+  const { threads, lines, onCallingThread } = threadsWith({ count: 2, pagesBeforeStart: undefined });
+  t.teardown(() => threads.close());
+  threads.expect(2);
+  t.equal(threads.running, 0, 'two pages expected: no thread, as two pages read would start none');
+  threads.expect(0);
+  threads.expect(Number.NaN);
+  t.equal(threads.running, 0, 'nothing expected: none');
+  threads.expect(5);
+  t.equal(threads.running, 1, 'five: one thread, started before any page came');
+  threads.expect(20);
+  t.equal(threads.running, 2, 'twenty: the other slot too');
+  await until(() => threads.ready === 2, 'both threads ready');
+  const pages = await Promise.all(Array.from({ length: 4 }, (_, index) => threads.read(answerOf(PAGE, `https://www.market.test/sch/i.html?${index}`), 'market.com')));
+  t.ok(pages.every((page) => page.items.length > 0), 'read');
+  t.strictSame(onCallingThread, [], 'every page read in a thread, none on the calling thread');
+  threads.expect(20);
+  t.equal(threads.running, 2, 'no slot left: no more');
+  threads.release();
+  t.equal(threads.running, 0, 'released');
+  t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 
 t.test('a thread that neither loads nor exits is stopped at its start deadline, as a failed start', async (t) => {

@@ -98,6 +98,7 @@ export function createApiService(config: ApiConfig, logger: Logger, native: Nati
     jobs: overrides.jobs ?? createJobsClient(jobsHttp),
     jobsHttp,
     ...(overrides.bulkKeepAliveMs ? { bulkKeepAliveMs: overrides.bulkKeepAliveMs } : {}),
+    parseThreads: metering.parseThreads,
   });
 
   return {

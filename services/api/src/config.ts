@@ -15,8 +15,8 @@ const apiEnvSchema = z
     JOBS_URL: z.url().default('http://127.0.0.1:4102'),
     // 0 turns the idle collection off.
     API_IDLE_GC_MS: envNonNegativeInt(10_000).pipe(z.number().max(600_000, { error: 'must be at most 600000 (10 minutes)' })),
-    // Search pages read in worker threads; 0 reads them on the main thread (README, "What limits the figures").
-    API_PARSE_THREADS: envNonNegativeInt(0).pipe(z.number().max(8, { error: 'must be at most 8' })),
+    // Search pages read in worker threads, beside the main thread; 0 reads them on it (README's configuration table).
+    API_PARSE_THREADS: envNonNegativeInt(1).pipe(z.number().max(8, { error: 'must be at most 8' })),
     ...meteringEnvFields,
   })
   .transform((env) => ({

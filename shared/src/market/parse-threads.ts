@@ -7,7 +7,7 @@ import type { LayoutWatch } from './layout-watch.js';
 import type { SearchAnswerReader } from './market-client.js';
 import type { FetchedPage } from './fetch/fetch-page.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
-import { withoutPreloads } from '../runtime/thread-exec-argv.js';
+import { threadExecArgv } from '../runtime/thread-exec-argv.js';
 
 /** A search answer sent to a parse thread: its body's bytes are moved there, not copied. */
 export interface ParseRequest {
@@ -193,6 +193,28 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
+   * Pages the caller knows are on their way (a bulk search's keywords, asked for at once): threads are
+   * started for them now, while their answers come, rather than by the pages themselves, which would
+   * find none ready (a start takes 300–500 ms, and pages that arrive together are all read before
+   * then). They count as pages read towards the start of a thread (`PAGES_BEFORE_START`), so a
+   * handful starts none, as it would as it came; pages that would start one start one thread per
+   * `PAGES_BEFORE_START` of them, up to the empty slots. Pages do not wait for these starts either.
+   */
+  expect(pages: number): void {
+    if (this.closed || !(pages > 0) || this.now() < this.noStartUntil) return;
+    const counted = this.pagesSinceIdle + pages;
+    if (counted < this.pagesBeforeStart) return;
+    let starts = Math.floor(pages / this.pagesBeforeStart) || 1;
+    for (const [index, thread] of this.slots.entries()) {
+      // A start Node refused holds back the rest.
+      if (starts === 0 || this.now() < this.noStartUntil) break;
+      if (thread) continue;
+      this.slots[index] = this.start();
+      starts -= 1;
+    }
+  }
+
+  /**
    * Stops the ready threads that have no page waiting (the service's idle collection): a thread's heap,
    * with the garbage of the pages it read, is its own, which the process's collection does not reach;
    * pages count again from here, and the third starts a thread again (`PAGES_BEFORE_START`; its first
@@ -273,9 +295,17 @@ export class ParseThreads implements SearchAnswerReader {
     return tracked;
   }
 
-  private start(): Thread {
-    // The process's options but its preloads: a thread runs our parser alone (see withoutPreloads).
-    const worker = new Worker(this.entry, { execArgv: withoutPreloads(process.execArgv) });
+  /** A thread started in an empty slot; none when Node refuses to start one (a failed start: later starts are held back). */
+  private start(): Thread | undefined {
+    // The process's options, unless they preload code: a thread runs our parser alone (see threadExecArgv).
+    const execArgv = threadExecArgv(process.execArgv);
+    let worker: Worker;
+    try {
+      worker = new Worker(this.entry, execArgv ? { execArgv } : {});
+    } catch (error) {
+      this.logger.error({ err: error, waitMs: this.holdBackStarts() }, 'a parse thread could not be started; pages are read on the calling thread until another may start');
+      return undefined;
+    }
     // An idle thread does not keep the process alive; one with pages waiting does (see read and answer).
     worker.unref();
     const thread: Thread = { worker, pending: new Map(), stopping: false, ready: false, loaded: false, deadline: undefined };

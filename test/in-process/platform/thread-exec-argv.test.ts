@@ -1,10 +1,19 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import t from 'tap';
-import { withoutPreloads } from '@comps/shared/runtime/thread-exec-argv';
+import { threadExecArgv } from '@comps/shared/runtime/thread-exec-argv';
 import { forAll, integerBetween, type Random } from '../../helpers/property-test.js';
 
-t.test('every form of a preload goes, with its value; every other option stays, in order', async (t) => {
+t.test('options that preload nothing are inherited whole: V8 flags and profiler settings that a Worker refuses when given them', async (t) => {
+  t.equal(threadExecArgv([]), undefined, 'none');
+  t.equal(threadExecArgv(['--initial-old-space-size=128']), undefined, "the api's own");
+  t.equal(threadExecArgv(['--cpu-prof', '--cpu-prof-dir=/tmp/profiles', '--max-semi-space-size=16', '--enable-source-maps']), undefined, "a benchmark's");
+  t.equal(threadExecArgv(['--imports=x', '--required']), undefined, 'only exact names preload');
+});
+
+t.test('with a preload, every form of a preload goes with its value, and of the rest only what a thread takes stays, in order', async (t) => {
   t.strictSame(
-    withoutPreloads([
+    threadExecArgv([
       '--import=file:///node_modules/@tapjs/tsx/dist/esm/import.mjs',
       '--enable-source-maps',
       '--import',
@@ -23,38 +32,60 @@ t.test('every form of a preload goes, with its value; every other option stays, 
       '--cpu-prof',
       '--cpu-prof-dir=/tmp/profiles',
       '--initial-old-space-size=128',
+      '--title=api',
+      '--conditions',
+      'development',
+      '-C',
+      'custom',
+      '--unhandled-rejections=strict',
+      '--no-warnings',
     ]),
-    ['--enable-source-maps', '--cpu-prof', '--cpu-prof-dir=/tmp/profiles', '--initial-old-space-size=128'],
+    ['--enable-source-maps', '--cpu-prof', '--conditions', 'development', '-C', 'custom', '--unhandled-rejections=strict', '--no-warnings'],
   );
-  t.strictSame(withoutPreloads([]), [], 'none given, none kept');
-  t.strictSame(withoutPreloads(['--import']), [], 'a preload whose value is missing goes alone');
-  t.strictSame(withoutPreloads(['--imports=x', '--required', '--inspect=127.0.0.1:9229']), ['--imports=x', '--required', '--inspect=127.0.0.1:9229'], 'only exact names go');
-  t.strictSame(withoutPreloads(['--import=a=b', '--title=x=y']), ['--title=x=y'], 'a value may hold "="');
+  t.strictSame(threadExecArgv(['--import']), [], 'a preload whose value is missing goes alone');
+  t.strictSame(threadExecArgv(['--import=a=b', '--title=x=y', '--conditions=a=b']), ['--conditions=a=b'], 'a value may hold "="');
+  t.strictSame(threadExecArgv(['--import', '--enable-source-maps']), [], "a preload's value is never taken for an option");
 });
 
-const KEPT = ['--enable-source-maps', '--cpu-prof', '--cpu-prof-dir=/tmp/p', '--max-semi-space-size=16', '--expose-gc', '--inspect', '--title=api', '--no-warnings'];
+t.test('a Worker accepts every option kept (the profilers aside, which would write their files here)', async (t) => {
+  const kept = threadExecArgv(['--import=x', '--enable-source-maps', '--no-warnings', '--trace-warnings', '--no-deprecation', '--trace-uncaught', '--conditions', 'a', '-C', 'b', '--unhandled-rejections=strict']);
+  t.equal(kept?.length, 10, 'all but the preload');
+  const worker = new Worker('process.exit(0)', { eval: true, execArgv: kept! });
+  const [code] = await once(worker, 'exit');
+  t.equal(code, 0);
+  t.throws(() => new Worker('process.exit(0)', { eval: true, execArgv: ['--initial-old-space-size=128'] }), { code: 'ERR_WORKER_INVALID_EXEC_ARGV' }, 'what it drops, a Worker refuses');
+});
+
+const KEPT = [['--enable-source-maps'], ['--cpu-prof'], ['--no-warnings'], ['--conditions', 'dev'], ['--conditions=dev'], ['-C', 'x'], ['--unhandled-rejections=warn']];
+const DROPPED = ['--cpu-prof-dir=/tmp/p', '--max-semi-space-size=16', '--expose-gc', '--title=api', '--initial-old-space-size=128', '--stack-trace-limit=50'];
 const PRELOADS = ['--require', '-r', '--import', '--loader', '--experimental-loader'];
 const pick = <T>(random: Random, items: readonly T[]): T => items[integerBetween(random, 0, items.length - 1)]!;
 
-t.test('property: options built from kept ones and preloads in any order and form come back as the kept ones alone', async (t) => {
+t.test('property: options built from kept, dropped and preloaded ones in any order and form: the kept ones alone when one preloads, else inherited', async (t) => {
   forAll(500, (random) => {
     const kept: string[] = [];
     const argv: string[] = [];
+    let preloads = false;
     for (let count = integerBetween(random, 0, 12); count > 0; count -= 1) {
-      if (random() < 0.5) {
+      const kind = random();
+      if (kind < 0.4) {
         const option = pick(random, KEPT);
-        kept.push(option);
-        argv.push(option);
-        continue;
+        kept.push(...option);
+        argv.push(...option);
+      } else if (kind < 0.7) {
+        argv.push(pick(random, DROPPED));
+      } else {
+        preloads = true;
+        const preload = pick(random, PRELOADS);
+        // Its value, which may look like an option itself when it is the next argument.
+        const value = pick(random, ['./a.mjs', 'pkg/register', '--enable-source-maps', 'file:///x/y.mjs?q=1']);
+        if (random() < 0.5) argv.push(`${preload}=${value}`);
+        else argv.push(preload, value);
       }
-      const preload = pick(random, PRELOADS);
-      // Its value, which may look like an option itself when it is the next argument.
-      const value = pick(random, ['./a.mjs', 'pkg/register', '--enable-source-maps', 'file:///x/y.mjs?q=1']);
-      if (random() < 0.5) argv.push(`${preload}=${value}`);
-      else argv.push(preload, value);
     }
-    const result = withoutPreloads(argv);
-    if (JSON.stringify(result) !== JSON.stringify(kept)) throw new Error(`${JSON.stringify(argv)} gave ${JSON.stringify(result)}, not ${JSON.stringify(kept)}`);
+    const result = threadExecArgv(argv);
+    const expected = preloads ? kept : undefined;
+    if (JSON.stringify(result) !== JSON.stringify(expected)) throw new Error(`${JSON.stringify(argv)} gave ${JSON.stringify(result)}, not ${JSON.stringify(expected)}`);
   });
   t.pass('500 cases');
 });

@@ -16,6 +16,7 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
 import { getUsageRoute } from '../routes/account/get-usage.js';
 import { listRequestsRoute } from '../routes/account/list-requests.js';
 import { bulkSearchRoute } from '../routes/bulk/bulk-search.js';
+import type { PagesAhead } from '../routes/bulk/run-bulk-search.js';
 import { cancelJobRoute } from '../routes/jobs/cancel-job.js';
 import { createJobRoute } from '../routes/jobs/create-job.js';
 import { downloadJobCsvRoute } from '../routes/jobs/download-job-csv.js';
@@ -61,6 +62,8 @@ export interface ApiDeps extends ServeDeps {
   jobsHttp: InternalClientOptions;
   /** Comments on a bulk search's stream while nothing else goes out (tests shorten it). */
   bulkKeepAliveMs?: number;
+  /** The threads search pages are read in, told of a bulk search's pages ahead (absent when pages are read on the main thread). */
+  parseThreads?: PagesAhead | undefined;
 }
 
 /** Every public route, each defined with its documentation (the OpenAPI document is made from these). */
@@ -97,7 +100,12 @@ export function apiRoutes(deps: ApiDeps): RouteDefinition[] {
     testWebhookRoute(deps),
     listDeliveriesRoute(deps),
     retryDeliveryRoute(deps),
-    bulkSearchRoute({ meter: deps.meter, rateLimiter: deps.rateLimiter, ...(deps.bulkKeepAliveMs ? { keepAliveMs: deps.bulkKeepAliveMs } : {}) }),
+    bulkSearchRoute({
+      meter: deps.meter,
+      rateLimiter: deps.rateLimiter,
+      ...(deps.parseThreads ? { parseThreads: deps.parseThreads } : {}),
+      ...(deps.bulkKeepAliveMs ? { keepAliveMs: deps.bulkKeepAliveMs } : {}),
+    }),
   ];
   return [...routes, getOpenApiDocumentRoute(routes)];
 }

@@ -18,9 +18,15 @@ export const BULK_PATH = '/api/bulk-search';
 /** A keyword that would exceed the workspace's rate waits for the next window when that comes within this. */
 const LONGEST_RATE_WAIT_S = 60;
 
+/** Where pages are read, told how many are on their way (`ParseThreads`): its threads start while the answers come. */
+export interface PagesAhead {
+  expect(pages: number): void;
+}
+
 export interface BulkSearchDeps {
   meter: Meter;
   rateLimiter: FixedWindowLimiter;
+  parseThreads?: PagesAhead;
   /** Stream comments while nothing else goes out (tests shorten it). */
   keepAliveMs?: number;
 }
@@ -120,6 +126,9 @@ export async function runBulkSearch(deps: BulkSearchDeps, input: { principal: Pr
   };
 
   void events.send('progress', progress());
+  // Every keyword is a page to read, most of them at once when the concurrency allows: threads that
+  // start only as the answers arrive would be ready after the last was read.
+  deps.parseThreads?.expect(total);
   // After an abort, each queued keyword returns at once without starting (the queue drains in no time).
   // Settled, not all: a keyword that threw past its own catch must not leave the stream unended.
   await Promise.allSettled(body.keywords.map((keyword, index) => queue.add(() => runKeyword(index, keyword))));
