@@ -153,6 +153,9 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
         LOG_LEVEL: 'silent',
         // No idle collection in the test process: its requests are not counted as work here anyway.
         API_IDLE_GC_MS: '0',
+        // Pages read on the test's thread: a parse thread's start costs about 15 pages' reads, and the threads have
+        // tests of their own (test/market/parse-threads.test.ts); the stack tests run the api as it ships.
+        API_PARSE_THREADS: '0',
         ...options.env,
       });
       const service = createApiService(config, logger, options.native ?? loadNativeHelper(), { jobs: createJobsClient({ url: jobsUrl, internalToken, timeoutMs: 5000, dispatcher: agent }), ...options.overrides });

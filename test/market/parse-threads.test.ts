@@ -273,7 +273,7 @@ t.test("a process started with a V8 flag, as the api is (--initial-old-space-siz
   }
 });
 
-t.test('pages expected start threads before they come, one for each third of them up to the slots; a handful starts none', async (t) => {
+t.test('pages expected start threads before they come, one for each third of them, those running counted, up to the slots; a handful starts none', async (t) => {
   const { threads, lines, onCallingThread } = threadsWith({ count: 2, pagesBeforeStart: undefined });
   t.teardown(() => threads.close());
   threads.expect(2);
@@ -283,6 +283,8 @@ t.test('pages expected start threads before they come, one for each third of the
   t.equal(threads.running, 0, 'nothing expected: none');
   threads.expect(5);
   t.equal(threads.running, 1, 'five: one thread, started before any page came');
+  threads.expect(5);
+  t.equal(threads.running, 1, 'five more: the thread starting counts, no second');
   threads.expect(20);
   t.equal(threads.running, 2, 'twenty: the other slot too');
   await until(() => threads.ready === 2, 'both threads ready');

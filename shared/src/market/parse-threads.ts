@@ -59,9 +59,9 @@ const PAGE_DEADLINE_MS = 10_000;
 const START_DEADLINE_MS = 60_000;
 
 /**
- * After a thread exits before it is ready, or does not become ready in time (its modules failed to
- * load: a broken deployment, which every new thread would meet again), no thread is started for this
- * long, doubling at each such start up to `MAX_START_BACKOFF_MS`; meanwhile pages go to threads that
+ * After a thread exits before it is ready, does not become ready in time (its modules failed to
+ * load: a broken deployment, which every new thread would meet again) or is refused by Node, no thread
+ * is started for this long, doubling at each such start up to `MAX_START_BACKOFF_MS`; meanwhile pages go to threads that
  * are ready, or are read on the calling thread. A thread that becomes ready ends the backoff.
  */
 const FIRST_START_BACKOFF_MS = 1000;
@@ -100,8 +100,8 @@ export interface ParseThreadsOptions {
  * calling thread it holds up everything else the process does (a job's statements to MariaDB waited
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
- * Threads start when pages keep coming (the third since the service was last idle) and stop when it
- * is idle (`release`); a page that finds no thread ready is read on the calling thread rather than
+ * Threads start when pages keep coming (the third since the service was last idle), or ahead for pages
+ * the caller expects together (`expect`), and stop when it is idle (`release`); a page that finds no thread ready is read on the calling thread rather than
  * wait for a start (a thread's modules load in 300–500 ms on these machines, several pages' time:
  * waiting for it made a job's first page late by as much). A thread that dies (its memory exhausted,
  * an answer that cannot be cloned) fails its waiting pages with `service_unavailable` (retryable: a
@@ -193,21 +193,21 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
-   * Pages the caller knows are on their way (a bulk search's keywords, asked for at once): threads are
-   * started for them now, while their answers come, rather than by the pages themselves, which would
-   * find none ready (a start takes 300–500 ms, and pages that arrive together are all read before
-   * then). They count as pages read towards the start of a thread (`PAGES_BEFORE_START`), so a
-   * handful starts none, as it would as it came; pages that would start one start one thread per
-   * `PAGES_BEFORE_START` of them, up to the empty slots. Pages do not wait for these starts either.
+   * Pages the caller knows are on their way together (a bulk search's keywords, as many at once as its
+   * concurrency allows): threads are started for them now, while their answers come, rather than by the
+   * pages themselves, which would find none ready (a start takes 300–500 ms, and pages that arrive
+   * together are all read before then). They count as pages read towards a thread's start
+   * (`PAGES_BEFORE_START`), so a handful starts none, as it would as it came; otherwise they want one
+   * thread per `PAGES_BEFORE_START` of them, and the threads running or starting count towards that.
+   * Pages do not wait for these starts either.
    */
   expect(pages: number): void {
     if (this.closed || !(pages > 0) || this.now() < this.noStartUntil) return;
-    const counted = this.pagesSinceIdle + pages;
-    if (counted < this.pagesBeforeStart) return;
-    let starts = Math.floor(pages / this.pagesBeforeStart) || 1;
+    if (this.pagesSinceIdle + pages < this.pagesBeforeStart) return;
+    let starts = Math.max(1, Math.floor(pages / this.pagesBeforeStart)) - this.running;
     for (const [index, thread] of this.slots.entries()) {
       // A start Node refused holds back the rest.
-      if (starts === 0 || this.now() < this.noStartUntil) break;
+      if (starts <= 0 || this.now() < this.noStartUntil) break;
       if (thread) continue;
       this.slots[index] = this.start();
       starts -= 1;
@@ -355,8 +355,13 @@ export class ParseThreads implements SearchAnswerReader {
     this.stop(thread);
   }
 
-  /** After a failed start, the next would most likely fail the same way: none for a while, longer each time. Returns the wait. */
+  /**
+   * After a failed start, the next would most likely fail the same way: none for a while, longer each time. Returns the
+   * wait. Starts that fail while a wait holds (threads started together for pages expected) are one failure: the wait
+   * they found stands.
+   */
   private holdBackStarts(): number {
+    if (this.now() < this.noStartUntil) return this.noStartUntil - this.now();
     const waitMs = Math.min(MAX_START_BACKOFF_MS, FIRST_START_BACKOFF_MS * 2 ** this.failedStarts);
     this.noStartUntil = this.now() + waitMs;
     this.failedStarts += 1;

@@ -7,8 +7,19 @@ const PRELOAD_OPTIONS = new Set(['--require', '-r', '--import', '--loader', '--e
  * profilers' settings such as `--cpu-prof-dir`, with ERR_WORKER_INVALID_EXEC_ARGV) and one that still matters to it
  * (its stacks source-mapped, its profile taken, how it warns). Those with a value take it after "=" or as the next argument.
  */
-const THREAD_FLAGS = new Set(['--enable-source-maps', '--cpu-prof', '--heap-prof', '--no-warnings', '--trace-warnings', '--no-deprecation', '--trace-uncaught']);
-const THREAD_OPTIONS_WITH_VALUE = new Set(['--conditions', '-C', '--unhandled-rejections']);
+const THREAD_FLAGS = new Set([
+  '--enable-source-maps',
+  '--cpu-prof',
+  '--heap-prof',
+  '--no-warnings',
+  '--trace-warnings',
+  '--no-deprecation',
+  '--trace-deprecation',
+  '--throw-deprecation',
+  '--pending-deprecation',
+  '--trace-uncaught',
+]);
+const THREAD_OPTIONS_WITH_VALUE = new Set(['--conditions', '-C', '--unhandled-rejections', '--disable-warning']);
 
 function nameOf(option: string): string {
   const equals = option.indexOf('=');
@@ -22,7 +33,9 @@ function nameOf(option: string): string {
  * file took 49 s of CPU, about 20 without). Then the thread gets the options of `THREAD_FLAGS` and
  * `THREAD_OPTIONS_WITH_VALUE` among them and no other: a list, because given explicitly a worker refuses many that
  * it takes inherited. V8's flags hold for it anyway: they are the process's (the api's `--initial-old-space-size`).
- * `NODE_OPTIONS` is not in `execArgv`: a thread reads it again from its environment.
+ * A profiler's directory is one a worker refuses: a thread's profile then goes to the working directory.
+ * `NODE_OPTIONS` is not in `execArgv`, and a thread takes what it holds either way: a preload put there (as tap
+ * does in what tests spawn) loads in every thread; the tests run the services without it.
  */
 export function threadExecArgv(execArgv: readonly string[]): string[] | undefined {
   if (!execArgv.some((option) => PRELOAD_OPTIONS.has(nameOf(option)))) return undefined;

@@ -48,8 +48,26 @@ t.test('with a preload, every form of a preload goes with its value, and of the 
 });
 
 t.test('a Worker accepts every option kept (the profilers aside, which would write their files here)', async (t) => {
-  const kept = threadExecArgv(['--import=x', '--enable-source-maps', '--no-warnings', '--trace-warnings', '--no-deprecation', '--trace-uncaught', '--conditions', 'a', '-C', 'b', '--unhandled-rejections=strict']);
-  t.equal(kept?.length, 10, 'all but the preload');
+  const kept = threadExecArgv([
+    '--import=x',
+    '--enable-source-maps',
+    '--no-warnings',
+    '--trace-warnings',
+    '--no-deprecation',
+    '--trace-deprecation',
+    '--throw-deprecation',
+    '--pending-deprecation',
+    '--trace-uncaught',
+    '--conditions',
+    'a',
+    '-C',
+    'b',
+    '--unhandled-rejections=strict',
+    '--disable-warning',
+    'DEP0005',
+    '--disable-warning=ExperimentalWarning',
+  ]);
+  t.equal(kept?.length, 16, 'all but the preload');
   const worker = new Worker('process.exit(0)', { eval: true, execArgv: kept! });
   const [code] = await once(worker, 'exit');
   t.equal(code, 0);

@@ -126,9 +126,9 @@ export async function runBulkSearch(deps: BulkSearchDeps, input: { principal: Pr
   };
 
   void events.send('progress', progress());
-  // Every keyword is a page to read, most of them at once when the concurrency allows: threads that
-  // start only as the answers arrive would be ready after the last was read.
-  deps.parseThreads?.expect(total);
+  // Each keyword is a page to read, as many at once as the concurrency allows: threads that start only
+  // as answers that came together are read would be ready after the last of them.
+  deps.parseThreads?.expect(Math.min(total, queue.concurrency));
   // After an abort, each queued keyword returns at once without starting (the queue drains in no time).
   // Settled, not all: a keyword that threw past its own catch must not leave the stream unended.
   await Promise.allSettled(body.keywords.map((keyword, index) => queue.add(() => runKeyword(index, keyword))));
