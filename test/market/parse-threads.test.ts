@@ -391,9 +391,12 @@ t.test('a page does not wait for a thread to start: while none is ready, pages a
   t.ok((await threads.read(answerOf(PAGE, second), 'market.com')).items.length > 0, 'read');
   t.ok(performance.now() - started < 1500, 'before the thread could have loaded (1.5 s)');
   t.strictSame([onCallingThread, threads.running, threads.ready], [[first, second], 1, 0], 'both on the calling thread; the first started the thread, which loads');
+  t.strictSame(threads.figures(), { starting: 1, ready: 0, pagesInThreads: 0, pagesOnCallingThread: 2 }, 'one starting');
   await until(() => threads.ready === 1, 'the thread ready');
+  t.strictSame(threads.figures(), { starting: 0, ready: 1, pagesInThreads: 0, pagesOnCallingThread: 2 }, 'the figures the metrics show');
   t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'read');
   t.strictSame(onCallingThread, [first, second], 'in the thread');
+  t.strictSame(threads.figures(), { starting: 0, ready: 1, pagesInThreads: 1, pagesOnCallingThread: 2 });
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 

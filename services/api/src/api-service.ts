@@ -104,7 +104,7 @@ export function createApiService(config: ApiConfig, logger: Logger, native: Nati
   return {
     app,
     allowedMethods,
-    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage(), idleCollections: () => idleCollector?.totals() ?? null }),
+    internalApp: createInternalApp({ redis, accounts, directory, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage(), idleCollections: () => idleCollector?.totals() ?? null, parseThreads: () => metering.parseThreads?.figures() ?? null }),
     idleCollector,
     keysLoaded: () => directory.loaded,
     abandonRequests: () => stopping.abort(new AppError('service_unavailable', 'The service is restarting; retry shortly', { retryAfter: 1 })),

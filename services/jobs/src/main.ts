@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     config.intervals,
   )) runner.every(task);
   await runner.start();
-  const handler = createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage(), idleCollections: () => collector?.totals() ?? null }).callback();
+  const handler = createInternalApp({ jobs, tracked, deliveries, explore, redis, logger, internalToken: shared.internalToken, layoutWatch: metering.layoutWatch, memory: () => process.memoryUsage(), idleCollections: () => collector?.totals() ?? null, parseThreads: () => metering.parseThreads?.figures() ?? null }).callback();
   // Its requests are work too: results read and CSVs streamed from the job's pages, Explore searches.
   const internal = await listen(collector ? countedAsWork(handler, collector) : handler, config.internalPort, config.bindHost);
 

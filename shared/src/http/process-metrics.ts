@@ -1,3 +1,4 @@
+import type { ParseThreadFigures } from '../market/parse-threads.js';
 import type { IdleCollectionTotals } from '../runtime/idle-collector.js';
 
 /** What `process.memoryUsage()` gives, the part these gauges report. */
@@ -37,4 +38,18 @@ const IDLE_COUNTERS: ReadonlyArray<MetricOf<IdleCollectionTotals>> = [
 /** The idle collections as counters (none when the process does not make them), so that an operator sees what they give back and cost. */
 export function idleCollectionMetrics(totals: IdleCollectionTotals | null): string {
   return totals ? metricLines('counter', IDLE_COUNTERS, totals) : '';
+}
+
+/**
+ * The parse threads (none when the service reads its pages on its main thread): how many run, and where the pages
+ * were read, so that an operator sees whether the threads take the pages or are still loading when they come.
+ */
+export function parseThreadMetrics(figures: ParseThreadFigures | null): string {
+  if (!figures) return '';
+  return (
+    '# HELP comps_parse_threads Threads that read search pages: loading their modules, or ready.\n# TYPE comps_parse_threads gauge\n' +
+    `comps_parse_threads{state="starting"} ${figures.starting}\ncomps_parse_threads{state="ready"} ${figures.ready}\n` +
+    '# HELP comps_search_pages_read_total Search pages read, in a parse thread or on the main thread (no thread was ready).\n# TYPE comps_search_pages_read_total counter\n' +
+    `comps_search_pages_read_total{thread="parse"} ${figures.pagesInThreads}\ncomps_search_pages_read_total{thread="main"} ${figures.pagesOnCallingThread}\n`
+  );
 }

@@ -24,6 +24,18 @@ export type ParseReply = ({ id: number; page: ParsedSearchPage } | { id: number;
   layout?: { rowClasses: string | null };
 };
 
+/** The threads and the pages they read, for the service's metrics. */
+export interface ParseThreadFigures {
+  /** Threads loading their modules. */
+  starting: number;
+  /** Threads ready to read pages. */
+  ready: number;
+  /** Pages sent to a thread, since the service started. */
+  pagesInThreads: number;
+  /** Pages read on the calling thread (no thread was ready), since the service started. */
+  pagesOnCallingThread: number;
+}
+
 /** What a thread says once its module has loaded, before it reads a page. */
 export const THREAD_READY = 'ready';
 
@@ -125,6 +137,8 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly pagesBeforeStart: number;
   /** Pages read since the last idle moment (`release`), wherever read. */
   private pagesSinceIdle = 0;
+  private pagesInThreads = 0;
+  private pagesOnCallingThread = 0;
   private nextId = 0;
   private closed = false;
   /** Threads that exited before they were ready, since one last was; and until when none is started. */
@@ -165,6 +179,11 @@ export class ParseThreads implements SearchAnswerReader {
     return this.slots.filter((thread) => thread?.ready).length;
   }
 
+  figures(): ParseThreadFigures {
+    const { running, ready } = this;
+    return { starting: running - ready, ready, pagesInThreads: this.pagesInThreads, pagesOnCallingThread: this.pagesOnCallingThread };
+  }
+
   /**
    * Takes the answer's body: moved to the thread where the Buffer owns its memory whole (the caller's
    * Buffer is then empty), else the page's bytes alone copied and moved, never the rest of a pool.
@@ -173,7 +192,11 @@ export class ParseThreads implements SearchAnswerReader {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
     this.pagesSinceIdle += 1;
     const thread = this.leastBusy();
-    if (!thread) return this.callingThread.read(answer, site);
+    if (!thread) {
+      this.pagesOnCallingThread += 1;
+      return this.callingThread.read(answer, site);
+    }
+    this.pagesInThreads += 1;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const { body: bytes } = answer;

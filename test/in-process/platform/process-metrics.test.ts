@@ -1,7 +1,7 @@
 import t from 'tap';
 import Koa from 'koa';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
-import { idleCollectionMetrics, processMemoryMetrics } from '@comps/shared/http/process-metrics';
+import { idleCollectionMetrics, parseThreadMetrics, processMemoryMetrics } from '@comps/shared/http/process-metrics';
 import { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import { listen } from '@comps/shared/runtime/http-server';
@@ -53,7 +53,25 @@ t.test('the idle collections as counters; none from a process that makes none', 
   t.equal(idleCollectionMetrics(null), '');
 });
 
-t.test('GET /metrics: the layout counters, then the memory and the idle collections read at the time of the request', async (t) => {
+t.test('the parse threads by state and the pages by where they were read; none from a process without threads', async (t) => {
+  t.equal(
+    parseThreadMetrics({ starting: 1, ready: 2, pagesInThreads: 40, pagesOnCallingThread: 3 }),
+    [
+      '# HELP comps_parse_threads Threads that read search pages: loading their modules, or ready.',
+      '# TYPE comps_parse_threads gauge',
+      'comps_parse_threads{state="starting"} 1',
+      'comps_parse_threads{state="ready"} 2',
+      '# HELP comps_search_pages_read_total Search pages read, in a parse thread or on the main thread (no thread was ready).',
+      '# TYPE comps_search_pages_read_total counter',
+      'comps_search_pages_read_total{thread="parse"} 40',
+      'comps_search_pages_read_total{thread="main"} 3',
+      '',
+    ].join('\n'),
+  );
+  t.equal(parseThreadMetrics(null), '');
+});
+
+t.test('GET /metrics: the layout counters, then the memory, the idle collections and the parse threads read at the time of the request', async (t) => {
   const logger = createLogger('test', 'silent');
   const layoutWatch = new LayoutWatch(logger);
   layoutWatch.record('market.de', 'x-card');
@@ -65,6 +83,7 @@ t.test('GET /metrics: the layout counters, then the memory and the idle collecti
       layoutWatch,
       () => ((reads += 1), { ...FIGURES, rss: FIGURES.rss + reads }),
       () => ((collections += 1), { collections, freedBytes: 1024, pauseSeconds: 0.05 }),
+      () => ({ starting: 0, ready: 1, pagesInThreads: collections, pagesOnCallingThread: 0 }),
     ).routes(),
   );
   const server = await listen(app.callback(), 0, '127.0.0.1');
@@ -78,15 +97,17 @@ t.test('GET /metrics: the layout counters, then the memory and the idle collecti
     t.match(text, new RegExp(`^process_resident_memory_bytes ${expected}$`, 'm'), 'read anew for each request');
     t.match(text, /^nodejs_array_buffers_bytes 10485760$/m);
     t.match(text, new RegExp(`^comps_idle_collections_total ${index + 1}$`, 'm'));
+    t.match(text, new RegExp(`^comps_search_pages_read_total\\{thread="parse"\\} ${index + 1}$`, 'm'), 'the threads read anew too');
   }
 });
 
-t.test('GET /metrics of a process that makes no idle collections names none', async (t) => {
+t.test('GET /metrics of a process that makes no idle collections and has no parse threads names neither', async (t) => {
   const app = new Koa();
-  app.use(metricsRoute(new LayoutWatch(createLogger('test', 'silent')), () => FIGURES, () => null).routes());
+  app.use(metricsRoute(new LayoutWatch(createLogger('test', 'silent')), () => FIGURES, () => null, () => null).routes());
   const server = await listen(app.callback(), 0, '127.0.0.1');
   t.teardown(() => server.close(100));
   const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
   t.match(text, /^process_resident_memory_bytes 157286400$/m);
   t.notMatch(text, /comps_idle_collection/);
+  t.notMatch(text, /comps_parse_threads|comps_search_pages/);
 });

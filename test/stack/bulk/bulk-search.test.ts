@@ -13,6 +13,26 @@ const stack = await startTestStack(t, { env: { MARKET_SIM_PAGE_STYLE: 'lean' }, 
 const bulk = (apiKey: string | undefined, body: unknown, extra: Parameters<typeof postEventStream>[1] = {}) =>
   postEventStream(`${stack.baseUrl}/api/bulk-search`, { ...(apiKey ? { apiKey } : {}), body, ...extra });
 
+t.test("a bulk search starts the api's parse thread as it begins, for the answers that will come together; the api's metrics show it", async (t) => {
+  const { apiKey } = await createWorkspace(stack, { concurrency: 3 });
+  const metrics = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${stack.ports.apiInternal}/metrics`)).text();
+    const figure = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+    return {
+      threads: figure(/^comps_parse_threads\{state="starting"\} (\d+)$/m) + figure(/^comps_parse_threads\{state="ready"\} (\d+)$/m),
+      pages: figure(/^comps_search_pages_read_total\{thread="parse"\} (\d+)$/m) + figure(/^comps_search_pages_read_total\{thread="main"\} (\d+)$/m),
+    };
+  };
+  // The first search of this file's api: no page read yet, so no thread.
+  t.strictSame(await metrics(), { threads: 0, pages: 0 }, 'before');
+  const call = await bulk(apiKey, { keywords: ['lamp a sim:slow=1500', 'lamp b sim:slow=1500', 'lamp c sim:slow=1500'], count: 5 });
+  await eventually('the first progress event', async () => (call.events.length > 0 ? true : undefined));
+  t.strictSame(await metrics(), { threads: 1, pages: 0 }, 'while the answers are on their way: one thread, started before any page came');
+  await call.done;
+  t.equal(call.events.filter((event) => event.event === 'result').length, 3);
+  t.strictSame(await metrics(), { threads: 1, pages: 3 }, 'after: the three pages read');
+});
+
 t.test('the event sequence of a bulk search with a failing keyword, and the ledger, usage and history agreeing with it', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack);
   const call = await bulk(apiKey, { keywords: ['vintage lamp', 'lamp sim:error', 'sony camera'], count: 5 });

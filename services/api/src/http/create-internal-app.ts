@@ -3,6 +3,7 @@ import { healthRoutes } from '@comps/shared/http/health-routes';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
 import type { MemoryFigures } from '@comps/shared/http/process-metrics';
 import type { LayoutWatch } from '@comps/shared/market/layout-watch';
+import type { ParseThreadFigures } from '@comps/shared/market/parse-threads';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import type { RedisClient } from '@comps/shared/redis/create-redis';
 import type { IdleCollectionTotals } from '@comps/shared/runtime/idle-collector';
@@ -19,6 +20,8 @@ export function createInternalApp(deps: {
   layoutWatch: LayoutWatch;
   memory: () => MemoryFigures;
   idleCollections: () => IdleCollectionTotals | null;
+  /** The parse threads' figures (null: the service reads pages on its main thread). */
+  parseThreads: () => ParseThreadFigures | null;
 }): Koa {
   const app = new Koa();
   app.silent = true;
@@ -34,6 +37,6 @@ export function createInternalApp(deps: {
     },
   });
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections, deps.parseThreads).routes());
   return app;
 }

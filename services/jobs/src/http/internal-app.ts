@@ -12,6 +12,7 @@ import { healthRoutes } from '@comps/shared/http/health-routes';
 import { metricsRoute } from '@comps/shared/http/metrics-route';
 import type { MemoryFigures } from '@comps/shared/http/process-metrics';
 import type { LayoutWatch } from '@comps/shared/market/layout-watch';
+import type { ParseThreadFigures } from '@comps/shared/market/parse-threads';
 import { mountTrpc, TRPC_BASE_PATH } from '@comps/shared/http/mount-trpc';
 import { requireInternalToken } from '@comps/shared/http/require-internal-token';
 import type { Logger } from '@comps/shared/logging/create-logger';
@@ -40,6 +41,8 @@ export function createInternalApp(deps: {
   layoutWatch: LayoutWatch;
   memory: () => MemoryFigures;
   idleCollections: () => IdleCollectionTotals | null;
+  /** The parse threads' figures (null: the service reads pages on its main thread). */
+  parseThreads: () => ParseThreadFigures | null;
 }): Koa {
   const app = new Koa<BaseState>();
   app.silent = true;
@@ -71,7 +74,7 @@ export function createInternalApp(deps: {
   app.use(assignRequestId());
   app.use(handleErrors(deps.logger));
   app.use(health.routes());
-  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections).routes());
+  app.use(metricsRoute(deps.layoutWatch, deps.memory, deps.idleCollections, deps.parseThreads).routes());
   app.use((ctx, next) => (ctx.path.startsWith(TRPC_BASE_PATH) || ctx.path.startsWith('/internal/') ? guard(ctx, next) : next()));
   app.use(csv.routes());
   app.use(mountTrpc(jobsRouter, ({ res }) => ({ jobs: deps.jobs, tracked: deps.tracked, deliveries: deps.deliveries, explore: deps.explore, handover: handoverOf(res), logger: deps.logger })));
