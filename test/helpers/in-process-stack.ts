@@ -129,7 +129,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
       layoutWatch: new LayoutWatch(logger),
       memory: () => process.memoryUsage(),
       idleCollections: () => null,
-      parseThreads: () => null,
+      parseThreads: () => jobsMetering.parseThreads?.figures() ?? null,
     }),
   );
 

@@ -222,6 +222,22 @@ t.test('a thread that cannot load holds back the next for 1 s, then 2 s, and so 
   t.equal(threads.running, 0, 'no thread runs');
 });
 
+t.test('threads started together for pages expected that all fail to load are one failed start: the wait doubles once, not once a thread', async (t) => {
+  const { threads, pagesAt, waits, waitsLogged } = threadsOnClock(t, 'unloadable-parse-thread.mjs', 2);
+  t.teardown(() => threads.close());
+  threads.expect(20);
+  t.equal(threads.running, 2, 'both slots started at once');
+  await waitsLogged(2);
+  t.strictSame(waits(), [1000, 1000], 'the second failed while the first one\'s wait held: that wait stands');
+  threads.expect(20);
+  t.equal(threads.running, 0, 'within it, none started');
+  t.strictSame(await pagesAt(1000), { where: [], running: 0 }, 'the clock at its end');
+  threads.expect(20);
+  t.equal(threads.running, 2, 'then both tried again');
+  await waitsLogged(4);
+  t.strictSame(waits(), [1000, 1000, 2000, 2000], 'the next two together: the wait doubled once');
+});
+
 t.test('one thread starts at a time; pages meanwhile are read on the calling thread or go to a ready thread; a thread that loads ends the backoff', async (t) => {
   const { threads, pagesAt, waits, waitsLogged } = threadsOnClock(t, 'loads-unless-told-parse-thread.mjs', 2);
   t.teardown(async () => {

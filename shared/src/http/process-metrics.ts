@@ -49,7 +49,7 @@ export function parseThreadMetrics(figures: ParseThreadFigures | null): string {
   return (
     '# HELP comps_parse_threads Threads that read search pages: loading their modules, or ready.\n# TYPE comps_parse_threads gauge\n' +
     `comps_parse_threads{state="starting"} ${figures.starting}\ncomps_parse_threads{state="ready"} ${figures.ready}\n` +
-    '# HELP comps_search_pages_read_total Search pages read, in a parse thread or on the main thread (no thread was ready).\n# TYPE comps_search_pages_read_total counter\n' +
+    '# HELP comps_search_pages_read_total Search answers handed to a parse thread, or read on the main thread (no thread was ready).\n# TYPE comps_search_pages_read_total counter\n' +
     `comps_search_pages_read_total{thread="parse"} ${figures.pagesInThreads}\ncomps_search_pages_read_total{thread="main"} ${figures.pagesOnCallingThread}\n`
   );
 }

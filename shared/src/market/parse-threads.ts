@@ -73,7 +73,8 @@ const START_DEADLINE_MS = 60_000;
 /**
  * After a thread exits before it is ready, does not become ready in time (its modules failed to
  * load: a broken deployment, which every new thread would meet again) or is refused by Node, no thread
- * is started for this long, doubling at each such start up to `MAX_START_BACKOFF_MS`; meanwhile pages go to threads that
+ * is started for this long, doubling at each such start up to `MAX_START_BACKOFF_MS` (starts that fail while
+ * the wait holds, threads started together for pages expected, count once); meanwhile pages go to threads that
  * are ready, or are read on the calling thread. A thread that becomes ready ends the backoff.
  */
 const FIRST_START_BACKOFF_MS = 1000;
@@ -141,7 +142,7 @@ export class ParseThreads implements SearchAnswerReader {
   private pagesOnCallingThread = 0;
   private nextId = 0;
   private closed = false;
-  /** Threads that exited before they were ready, since one last was; and until when none is started. */
+  /** Failed starts (exits before ready, refusals, start deadlines; those failing while the wait holds counted once) since a thread last became ready; and until when none is started. */
   private failedStarts = 0;
   private noStartUntil = Number.NEGATIVE_INFINITY;
 
@@ -381,7 +382,7 @@ export class ParseThreads implements SearchAnswerReader {
   /**
    * After a failed start, the next would most likely fail the same way: none for a while, longer each time. Returns the
    * wait. Starts that fail while a wait holds (threads started together for pages expected) are one failure: the wait
-   * they found stands.
+   * they found stands, and what is left of it is returned (and logged).
    */
   private holdBackStarts(): number {
     if (this.now() < this.noStartUntil) return this.noStartUntil - this.now();

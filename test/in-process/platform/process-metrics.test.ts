@@ -61,7 +61,7 @@ t.test('the parse threads by state and the pages by where they were read; none f
       '# TYPE comps_parse_threads gauge',
       'comps_parse_threads{state="starting"} 1',
       'comps_parse_threads{state="ready"} 2',
-      '# HELP comps_search_pages_read_total Search pages read, in a parse thread or on the main thread (no thread was ready).',
+      '# HELP comps_search_pages_read_total Search answers handed to a parse thread, or read on the main thread (no thread was ready).',
       '# TYPE comps_search_pages_read_total counter',
       'comps_search_pages_read_total{thread="parse"} 40',
       'comps_search_pages_read_total{thread="main"} 3',
