@@ -30,7 +30,7 @@ export interface ParseThreadFigures {
   starting: number;
   /** Threads ready to read pages. */
   ready: number;
-  /** Pages sent to a thread, since the service started. */
+  /** Pages handed to a thread, since the service started. */
   pagesInThreads: number;
   /** Pages read on the calling thread (no thread was ready), since the service started. */
   pagesOnCallingThread: number;
@@ -114,8 +114,8 @@ export interface ParseThreadsOptions {
  * behind it), while a thread parses beside it. Each answer's bytes are moved to the thread with the
  * fewest pages waiting, and its parsed page is cloned back (a few hundred rows: about a millisecond).
  * Threads start when pages keep coming (the third since the service was last idle), or ahead for pages
- * the caller expects together (`expect`), and stop when it is idle (`release`); a page that finds no thread ready is read on the calling thread rather than
- * wait for a start (a thread's modules load in 300–500 ms on these machines, several pages' time:
+ * the caller expects together (`expect`), and stop when it is idle (`release`); a page that finds no
+ * thread ready is read on the calling thread rather than wait for a start (a thread's modules load in 300–500 ms on these machines, several pages' time:
  * waiting for it made a job's first page late by as much). A thread that dies (its memory exhausted,
  * an answer that cannot be cloned) fails its waiting pages with `service_unavailable` (retryable: a
  * job's page is tried again, a search is answered 503 and not charged); the next page starts another.
@@ -197,7 +197,6 @@ export class ParseThreads implements SearchAnswerReader {
       this.pagesOnCallingThread += 1;
       return this.callingThread.read(answer, site);
     }
-    this.pagesInThreads += 1;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const { body: bytes } = answer;
@@ -210,6 +209,7 @@ export class ParseThreads implements SearchAnswerReader {
         reject(new AppError('internal_error', 'Internal error', { cause: error }));
         return;
       }
+      this.pagesInThreads += 1;
       if (thread.pending.size === 0) thread.worker.ref();
       thread.pending.set(id, { resolve, reject, site, url: answer.url });
       if (thread.pending.size === 1) this.armDeadline(thread);
@@ -226,11 +226,10 @@ export class ParseThreads implements SearchAnswerReader {
    * Pages do not wait for these starts either.
    */
   expect(pages: number): void {
-    if (this.closed || !(pages > 0) || this.now() < this.noStartUntil) return;
-    if (this.pagesSinceIdle + pages < this.pagesBeforeStart) return;
+    if (this.closed || !(pages > 0) || this.pagesSinceIdle + pages < this.pagesBeforeStart) return;
     let starts = Math.max(1, Math.floor(pages / this.pagesBeforeStart)) - this.running;
     for (const [index, thread] of this.slots.entries()) {
-      // A start Node refused holds back the rest.
+      // Starts held back (a failed one, here or before) wait as the pages' own would.
       if (starts <= 0 || this.now() < this.noStartUntil) break;
       if (thread) continue;
       this.slots[index] = this.start();

@@ -7,7 +7,7 @@ const PRELOAD_OPTIONS = new Set(['--require', '-r', '--import', '--loader', '--e
  * profilers' settings such as `--cpu-prof-dir`, with ERR_WORKER_INVALID_EXEC_ARGV) and one that still matters to it
  * (its stacks source-mapped, its profile taken, how it warns). Those with a value take it after "=" or as the next argument.
  */
-const THREAD_FLAGS = new Set([
+export const THREAD_FLAGS: ReadonlySet<string> = new Set([
   '--enable-source-maps',
   '--cpu-prof',
   '--heap-prof',
@@ -19,7 +19,7 @@ const THREAD_FLAGS = new Set([
   '--pending-deprecation',
   '--trace-uncaught',
 ]);
-const THREAD_OPTIONS_WITH_VALUE = new Set(['--conditions', '-C', '--unhandled-rejections', '--disable-warning']);
+export const THREAD_OPTIONS_WITH_VALUE: ReadonlySet<string> = new Set(['--conditions', '-C', '--unhandled-rejections', '--disable-warning']);
 
 function nameOf(option: string): string {
   const equals = option.indexOf('=');

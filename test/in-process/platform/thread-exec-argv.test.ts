@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import t from 'tap';
-import { threadExecArgv } from '@comps/shared/runtime/thread-exec-argv';
+import { THREAD_FLAGS, THREAD_OPTIONS_WITH_VALUE, threadExecArgv } from '@comps/shared/runtime/thread-exec-argv';
 import { forAll, integerBetween, type Random } from '../../helpers/property-test.js';
 
 t.test('options that preload nothing are inherited whole: V8 flags and profiler settings that a Worker refuses when given them', async (t) => {
@@ -47,29 +47,16 @@ t.test('with a preload, every form of a preload goes with its value, and of the 
   t.strictSame(threadExecArgv(['--import', '--enable-source-maps']), [], "a preload's value is never taken for an option");
 });
 
-t.test('a Worker accepts every option kept (the profilers aside, which would write their files here)', async (t) => {
-  const kept = threadExecArgv([
-    '--import=x',
-    '--enable-source-maps',
-    '--no-warnings',
-    '--trace-warnings',
-    '--no-deprecation',
-    '--trace-deprecation',
-    '--throw-deprecation',
-    '--pending-deprecation',
-    '--trace-uncaught',
-    '--conditions',
-    'a',
-    '-C',
-    'b',
-    '--unhandled-rejections=strict',
-    '--disable-warning',
-    'DEP0005',
-    '--disable-warning=ExperimentalWarning',
-  ]);
-  t.equal(kept?.length, 16, 'all but the preload');
-  const worker = new Worker('process.exit(0)', { eval: true, execArgv: kept! });
-  const [code] = await once(worker, 'exit');
+t.test('a Worker accepts every option the list keeps, each form (the profilers aside, which would write their files here)', async (t) => {
+  const values: Record<string, string> = { '--conditions': 'development', '-C': 'development', '--unhandled-rejections': 'strict', '--disable-warning': 'DEP0005' };
+  const given = [
+    ...[...THREAD_FLAGS].filter((flag) => !flag.endsWith('-prof')),
+    ...[...THREAD_OPTIONS_WITH_VALUE].flatMap((name) => [name, values[name]!, ...(name.startsWith('--') ? [`${name}=${values[name]!}`] : [])]),
+  ];
+  t.equal(given.length, 8 + 4 * 2 + 3, 'every option of the list, a value for each');
+  const kept = threadExecArgv(['--import=x', ...given]);
+  t.strictSame(kept, given, 'all kept, the preload alone gone');
+  const [code] = await once(new Worker('process.exit(0)', { eval: true, execArgv: kept! }), 'exit');
   t.equal(code, 0);
   t.throws(() => new Worker('process.exit(0)', { eval: true, execArgv: ['--initial-old-space-size=128'] }), { code: 'ERR_WORKER_INVALID_EXEC_ARGV' }, 'what it drops, a Worker refuses');
 });

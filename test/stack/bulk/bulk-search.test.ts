@@ -25,7 +25,7 @@ t.test("a bulk search starts the api's parse thread as it begins, for the answer
   };
   // The first search of this file's api: no page read yet, so no thread.
   t.strictSame(await metrics(), { threads: 0, pages: 0 }, 'before');
-  const call = await bulk(apiKey, { keywords: ['lamp a sim:slow=1500', 'lamp b sim:slow=1500', 'lamp c sim:slow=1500'], count: 5 });
+  const call = await bulk(apiKey, { keywords: ['lamp a sim:slow=3000', 'lamp b sim:slow=3000', 'lamp c sim:slow=3000'], count: 5 });
   await eventually('the first progress event', async () => (call.events.length > 0 ? true : undefined));
   t.strictSame(await metrics(), { threads: 1, pages: 0 }, 'while the answers are on their way: one thread, started before any page came');
   await call.done;
