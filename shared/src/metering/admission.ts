@@ -104,7 +104,13 @@ if heldPrefix ~= '' then
     due = id or '-'
   end
 end
-return {1, 'admitted', 0, consumed, rateTtl, taken[1], taken[2], taken[3], taken[4], taken[5], due}
+-- No unit taken while a block is on its way (this call's lease, or another's): the call waits for it.
+local coming = 0
+if heldPrefix ~= '' and taken[1] == '' then
+  local lock = due == '' and redis.call('GET', leaseLock)
+  if due ~= '' or (lock and lock ~= 'refused') then coming = 1 end
+end
+return {1, 'admitted', 0, consumed, rateTtl, taken[1], taken[2], taken[3], taken[4], taken[5], due, coming}
 `);
 
 /**
@@ -264,6 +270,11 @@ export interface Permit {
   countedIn: number;
   /** The allowance unit the call holds; null: it reserves its own (or needs none). */
   allowance: AllowanceTake | null;
+  /**
+   * Admitted without a unit while a block was on its way into the allowance (a lease in flight, this
+   * call's own or another's): the call waits for it rather than reserve its own.
+   */
+  unitsComing: boolean;
 }
 
 /**
@@ -318,9 +329,12 @@ export class Admission {
   /**
    * One attempt; a refusal is a value with how long to wait before the next. With `rate`, the call
    * is counted against the request rate first (a refusal there admits nothing); with `allowance`,
-   * an admitted call takes a unit of the workspace's allowance when one is idle.
+   * an admitted call takes a unit of the workspace's allowance when one is idle. `together`: calls of
+   * the caller's starting with this one (a bulk search's keywords), counted as made already when
+   * deciding whether the workspace is busy enough to lease a block (`hotCallsPerSecond`), so that the
+   * first of them asks for it.
    */
-  async admit(workspaceId: string, holder: string, concurrency: number, extras: { rate?: RateCheck; allowance?: boolean } = {}): Promise<AdmissionDecision> {
+  async admit(workspaceId: string, holder: string, concurrency: number, extras: { rate?: RateCheck; allowance?: boolean; together?: number } = {}): Promise<AdmissionDecision> {
     const { maxInFlight, callsPerSecond, workspaceShare, leaseMs } = this.options;
     const taking = extras.allowance ? this.options.allowance : undefined;
     const now = this.clock();
@@ -353,20 +367,20 @@ export class Admission {
           extras.rate?.windowSeconds ?? 0,
           taking ? taking.keys.heldPrefix(workspaceId) : '',
           taking?.lowWater ?? 0,
-          taking?.hotCallsPerSecond ?? 0,
+          taking ? Math.max(1, taking.hotCallsPerSecond - ((extras.together ?? 1) - 1)) : 0,
           taking?.lockMs ?? 0,
         ],
       ),
-    )) as [number, string, number, number, number, string?, number?, number?, number?, number?, string?];
+    )) as [number, string, number, number, number, string?, number?, number?, number?, number?, string?, number?];
     const [ok, reason, wait, consumed, rateMs] = reply;
     const rate = extras.rate ? windowDecision(Number(consumed), Number(rateMs), extras.rate.limit, extras.rate.windowSeconds) : null;
     if (Number(ok) !== 1) {
       if (reason === 'rate') return { admitted: false, reason: 'rate', rate: rate! };
       return { admitted: false, reason: reason === 'concurrency' ? 'concurrency' : 'capacity', retryAfterMs: Math.max(1, Number(wait)), rate };
     }
-    const [, , , , , allowanceId, free, limit, used, idle, due] = reply;
+    const [, , , , , allowanceId, free, limit, used, idle, due, coming] = reply;
     const allowance = allowanceId ? allowanceTakeOf(allowanceId, free!, limit!, used!, idle!) : null;
-    const permit: Permit = { workspaceId, holder, countedIn: second, allowance };
+    const permit: Permit = { workspaceId, holder, countedIn: second, allowance, unitsComing: Number(coming) === 1 };
     this.held.set(holder, permit);
     const leaseDue = due ? { workspaceId, allowanceId: due === '-' ? null : due } : null;
     return { admitted: true, permit, rate, leaseDue };

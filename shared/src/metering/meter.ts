@@ -80,6 +80,12 @@ export interface MeteredCall<C extends MarketCall> {
    * stores its next page as soon as this one is stored, before the charge is handed over).
    */
   deliver: (answer: MeteredAnswer<MarketValue<C>>) => Promise<boolean | AppError>;
+  /**
+   * Calls of the caller starting with this one, itself included (a bulk search's keywords, as many as
+   * its concurrency runs at once): with no allowance to take from, the first of them asks for a block
+   * and the others wait for it, rather than each reserving a unit through accounts.
+   */
+  together?: number;
   /** Told once the call is admitted and its quota reserved (a job starts its next page then, so pages take quota in order). */
   onReserved?: () => void;
   /** The call's admission, made ahead with its request's rate (Meter.admitRequest); the call asks for its own without it. */
@@ -253,7 +259,11 @@ export class Meter {
 
   /**
    * The call's unit of quota: the allowance unit its admission took, else a reservation of its own
-   * through accounts. A reservation refused at the limit looks at the allowance again (a lease may
+   * through accounts. A call admitted while a block is on its way into the allowance (a lease in
+   * flight) waits for it first: a burst that finds no allowance (the first calls after an idle
+   * moment, a bulk search's keywords) then costs accounts one lease, not a reservation a call, which
+   * accounts makes one after another on the workspace's counter (a bulk search's last keywords left
+   * 30–50 ms late). A reservation refused at the limit looks at the allowance again (a lease may
    * have landed since the admission) and, while units are on their way into or out of the
    * allowance, waits for them: a call is refused only when the quota is used up or held by calls in
    * flight. A failure of accounts is the AppError to answer with (the permit given back).
@@ -264,11 +274,34 @@ export class Meter {
       allowances?.noteTake(input.workspace.id, permit.allowance.allowanceId);
       return { quota: permit.allowance.quota };
     }
+    if (allowances && permit.unitsComing) {
+      const coming = await this.unitOnItsWay(permit, input, null);
+      if (!('waited' in coming)) return coming;
+      if (input.signal.aborted) {
+        await this.giveBack(permit, null, 'uncalled');
+        return new AppError('service_unavailable', 'The call was abandoned before it started');
+      }
+      // No unit came (the lease was refused or failed, or the block went to other calls): a reservation of its own.
+    }
     const own = await this.reserveOwn(permit, input);
     if (own instanceof AppError || !('refused' in own) || !allowances) return own;
     // Refused: a lease may have landed since the admission, or units may be on their way into or out
     // of the allowance. Only Redis is asked while they are; once they have gone back to accounts, one
     // more reservation finds them there.
+    const coming = await this.unitOnItsWay(permit, input, input.requestId);
+    if (!('waited' in coming)) return coming;
+    return coming.waited && !input.signal.aborted ? this.reserveOwn(permit, input) : own;
+  }
+
+  /**
+   * A unit of the allowance for a call admitted without one, waiting while units are on their way
+   * into or out of it (Redis alone is asked, and this process's own lease in flight awaited), at most
+   * `UNITS_IN_TRANSIT_WAIT_MS`; `waited` says whether any were on their way when it stopped looking
+   * (none was, the wait ended, or the caller left). A Redis failure is the AppError to answer with
+   * (the permit given back, and the reservation `reserved` released).
+   */
+  private async unitOnItsWay(permit: Permit, input: MeteredCall<MarketCall>, reserved: string | null): Promise<{ quota: QuotaSnapshot } | { waited: boolean } | AppError> {
+    const allowances = this.deps.allowances!;
     const deadline = this.clock() + UNITS_IN_TRANSIT_WAIT_MS;
     for (let waited = false; ; waited = true) {
       let unit: Awaited<ReturnType<Admission['takeUnit']>>;
@@ -276,15 +309,18 @@ export class Meter {
         unit = await this.deps.admission.takeUnit(permit);
       } catch (error) {
         // Redis failed: its error (service_unavailable), not a refusal for a quota that may be there.
-        await this.giveBack(permit, input.requestId, 'uncalled');
+        await this.giveBack(permit, reserved, 'uncalled');
         return this.unexpected(error);
       }
       if (typeof unit === 'object') {
         allowances.noteTake(input.workspace.id, unit.allowanceId);
         return { quota: unit.quota };
       }
-      if (unit === 'none' || this.clock() >= deadline || input.signal.aborted) return waited && !input.signal.aborted ? this.reserveOwn(permit, input) : own;
-      await abortableSleep(UNITS_IN_TRANSIT_POLL_MS, input.signal).catch(() => undefined);
+      if (unit === 'none' || this.clock() >= deadline || input.signal.aborted) return { waited };
+      // This process's own lease is looked at as soon as it lands; another process's, every poll.
+      const poll = abortableSleep(UNITS_IN_TRANSIT_POLL_MS, input.signal).catch(() => undefined);
+      const ownLease = allowances.leaseInFlight(input.workspace.id);
+      await (ownLease ? Promise.race([ownLease, poll]) : poll);
     }
   }
 
@@ -358,7 +394,7 @@ export class Meter {
     const waitEnds = input.stopWaiting ? AbortSignal.any([input.signal, input.stopWaiting]) : input.signal;
     for (;;) {
       if (waitEnds.aborted) return new AppError('service_unavailable', 'The call was abandoned before it started');
-      const decision = await this.deps.admission.admit(input.workspace.id, holder, input.workspace.concurrency, { allowance: Boolean(this.deps.allowances) });
+      const decision = await this.deps.admission.admit(input.workspace.id, holder, input.workspace.concurrency, { allowance: Boolean(this.deps.allowances), together: input.together ?? 1 });
       this.leaseIfDue(decision);
       if (decision.admitted) return decision.permit;
       if (input.patience === 'brief') {

@@ -128,7 +128,8 @@ const HOT_CALLS_PER_SECOND = 3;
  * A success is charged once by its request id, from its allowance, through the settlement outbox;
  * a failure puts its unit back at once. An allowance running low is topped up by one process
  * (the admission that found it low takes a lock), in the background: calls meanwhile take what is
- * left, or reserve their own. While units are taken, the processes that took them renew the lease;
+ * left, or, finding none, wait for the block on its way (Meter), reserving their own only if it
+ * does not come. While units are taken, the processes that took them renew the lease;
  * an allowance nobody took from for `idleMs` is given back, and so is every allowance this process
  * used when it stops. If every process that used an allowance dies, accounts frees its units when
  * the lease runs out; the units of calls that died in flight come back within the permits' lease.
@@ -139,6 +140,8 @@ export class QuotaAllowances {
   readonly keys: AllowanceKeys;
   /** Allowances this process leased or took from: the ones it renews and, once idle, gives back. */
   private readonly used = new Map<string, string>();
+  /** The lease this process has in flight, by workspace: settled once its block is in Redis (or it failed). */
+  private readonly leasing = new Map<string, Promise<void>>();
   private readonly background: TaskTracker;
   private readonly maintenance: NodeJS.Timeout;
   private maintaining: Promise<void> = Promise.resolve();
@@ -185,7 +188,21 @@ export class QuotaAllowances {
 
   /** Leases more units in the background (the admission that found the allowance low asked this process to). */
   lease(due: LeaseDue): void {
-    this.background.track(this.leaseNow(due));
+    const landing = this.leaseNow(due);
+    this.background.track(landing);
+    const landed = landing.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.leasing.set(due.workspaceId, landed);
+    void landed.then(() => {
+      if (this.leasing.get(due.workspaceId) === landed) this.leasing.delete(due.workspaceId);
+    });
+  }
+
+  /** The lease this process has in flight for the workspace, settled once its block is in Redis or it failed; none when it has none. */
+  leaseInFlight(workspaceId: string): Promise<void> | undefined {
+    return this.leasing.get(workspaceId);
   }
 
   private async leaseNow(due: LeaseDue): Promise<void> {

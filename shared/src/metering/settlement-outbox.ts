@@ -191,6 +191,8 @@ export class SettlementOutbox {
     await this.loop;
     try {
       if (!this.reader.isReady) return;
+      // A process that stops moments after it started may not have made the group yet: its charges are settled too.
+      await this.ensureGroup();
       // What this process holds, then whatever nobody has read yet: a stack that stops whole leaves no charge behind.
       for (const id of ['0', '>']) {
         for (;;) {

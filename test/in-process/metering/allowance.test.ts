@@ -9,6 +9,7 @@ import { MarketClient } from '@comps/shared/market/market-client';
 import { marketConfigFrom, marketEnvFields } from '@comps/shared/market/market-config';
 import type { MarketCall } from '@comps/shared/market/market-call';
 import { Admission } from '@comps/shared/metering/admission';
+import { AllowanceKeys } from '@comps/shared/metering/allowance-keys';
 import { Meter, type MeterOutcome } from '@comps/shared/metering/meter';
 import { QuotaAllowances } from '@comps/shared/metering/quota-allowances';
 import type { QuotaLedger } from '@comps/shared/metering/quota-ledger';
@@ -94,13 +95,16 @@ function processOf(
     leaseAnswered?: () => Promise<void>;
     /** Awaited before the process gives idle units back to accounts (the block is on its way to accounts). */
     returning?: () => Promise<void>;
+    /** Awaited before a call's own reservation is asked of accounts. */
+    reserving?: () => Promise<void>;
   } = {},
 ): Process {
   const calls = { reserve: 0, lease: 0 };
   const counted: QuotaLedger = {
     ...ledger,
-    reserve: (workspaceId, requestId) => {
+    reserve: async (workspaceId, requestId) => {
       calls.reserve += 1;
+      await options.reserving?.();
       return ledger.reserve(workspaceId, requestId);
     },
     leaseAllowance: async (input) => {
@@ -153,11 +157,12 @@ function processOf(
 /** The allowance each call's deliverer was told its unit came from (null: a reservation of its own), by request id. */
 const deliveredFrom = new Map<string, string | null>();
 
-async function run(process: Process, workspaceId: string, keyword = 'lamp'): Promise<MeterOutcome & { requestId: string }> {
+async function run(process: Process, workspaceId: string, keyword = 'lamp', together = 1): Promise<MeterOutcome & { requestId: string }> {
   const requestId = newRequestId();
   const outcome = await process.meter.run({
     workspace: { id: workspaceId, concurrency: 500 },
     requestId,
+    together,
     call: search(keyword),
     signal: new AbortController().signal,
     patience: 'brief',
@@ -428,13 +433,19 @@ t.test('a request admitted but refused before its call (its input, its quota) no
 
 t.test('a call refused its reservation while units are on their way waits on Redis alone, then reserves once more', async (t) => {
   const prefix = newPrefix();
-  const api = processOf(prefix);
+  // Another process asks accounts for a block after this call's admission, before its reservation: units may be on their way.
   const { workspaceId } = await createWorkspace(stack, { quota: 1 });
+  const lock = new AllowanceKeys(`${prefix}allowance:`).leaseLock(workspaceId);
+  let asked = false;
+  const api = processOf(prefix, {
+    reserving: async () => {
+      if (asked) return;
+      asked = true;
+      await probe.set(lock, 'another-process', { PX: 10_000 });
+    },
+  });
   const holding = newRequestId();
   t.match(await ledger.reserve(workspaceId, holding), { ok: true }, 'another request holds the only unit');
-  // A lease in flight for the workspace (another process asked accounts for a block): units may be on their way.
-  const lock = api.allowances.taking.keys.leaseLock(workspaceId);
-  await probe.set(lock, 'another-process', { PX: 10_000 });
   const waiting = run(api, workspaceId);
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.equal(api.calls.reserve, 1, 'while it waits, accounts is not asked again');
@@ -446,6 +457,67 @@ t.test('a call refused its reservation while units are on their way waits on Red
   t.equal(api.calls.reserve, 2, 'two reservations in all');
   await api.stop();
   await settledUsage(workspaceId, 1);
+});
+
+/** Waits for the start of a second, so that a burst's admissions all count in one (a workspace is busy from its third call in a second). */
+async function startOfSecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
+}
+
+t.test('a burst admitted while its lease is on its way waits for the block: one lease, a reservation for each call before it and none after', async (t) => {
+  const prefix = newPrefix();
+  const answered = gate();
+  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  await startOfSecond();
+  // Ten calls at once, none finding an allowance: the third in the second asks for a block, held up on its way back.
+  const burst = Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId)));
+  await eventually('the lease is asked', async () => (api.calls.lease === 1 ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(api.calls.reserve, 2, 'while the block is on its way, only the two calls admitted before the lease was asked reserved their own');
+  answered.open();
+  const outcomes = await burst;
+  t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
+  t.equal(api.calls.reserve, 2, 'the eight others took units of the block');
+  t.equal(api.calls.lease, 1, 'one lease');
+  await api.stop();
+  await settledUsage(workspaceId, 10);
+  const charges = await chargedRequests(db, workspaceId);
+  t.equal(charges.filter((row) => row.allowanceId !== null).length, 8, 'eight charged from the allowance');
+  t.equal(charges.filter((row) => row.allowanceId === null).length, 2, 'two from reservations of their own');
+});
+
+t.test('calls that say they start together (a bulk search) lease at the first of them: none reserves a unit of its own', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { blockUnits: 20 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const outcomes = await Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId, 'lamp', 10)));
+  t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
+  t.equal(api.calls.lease, 1, 'the first asked for a block');
+  t.equal(api.calls.reserve, 0, 'and every call took a unit of it');
+  await api.stop();
+  await settledUsage(workspaceId, 10);
+  t.equal((await chargedRequests(db, workspaceId)).filter((row) => row.allowanceId !== null).length, 10, 'ten charged from the allowance');
+});
+
+t.test('a burst whose lease is refused (too little quota left for a block) reserves a unit a call once the refusal is in', async (t) => {
+  const prefix = newPrefix();
+  const answered = gate();
+  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait });
+  // 25 units: a block of 20 would leave fewer than a block's worth free, so accounts refuses it.
+  const { workspaceId } = await createWorkspace(stack, { quota: 25 });
+  await startOfSecond();
+  const burst = Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId)));
+  await eventually('the lease is asked', async () => (api.calls.lease === 1 ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(api.calls.reserve, 2, 'the calls admitted after the lease was asked wait for its answer');
+  answered.open();
+  const outcomes = await burst;
+  t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
+  t.equal(api.calls.reserve, 10, 'refused: each call reserved its own unit');
+  t.equal(api.calls.lease, 1, 'and no other lease was asked while the refusal holds');
+  await api.stop();
+  await settledUsage(workspaceId, 10);
 });
 
 t.test('an admission that takes no unit does not keep an allowance in use; one that takes a unit does', async (t) => {

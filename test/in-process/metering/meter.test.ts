@@ -129,6 +129,17 @@ t.test('a success: the answer delivered, one charge handed to the outbox with it
   t.strictSame(await outbox.pendingOf(workspace.workspaceId), [outcome.requestId], 'and counts as answered');
 });
 
+t.test('an outbox that stops before its settler made the consumer group (a process stopped moments after it started) still settles what it holds', async (t) => {
+  const { meter, charges, outbox } = meterWith({ settle: false });
+  const workspace = await createWorkspace(stack, { quota: 10 });
+  const outcome = await run(meter, workspace, search('lamp'));
+  t.equal(outcome.kind, 'delivered');
+  t.equal(await charges(), 1, 'the charge waits in the outbox');
+  await outbox.close();
+  t.equal(await charges(), 0, 'settled at the stop');
+  t.equal((await quotaOf(workspace.workspaceId)).used, 1, 'and charged once');
+});
+
 t.test('a charge carries its history entry: settled together, even when no history writer ever sends it', async (t) => {
   const { meter } = meterWith();
   const workspace = await createWorkspace(stack, { quota: 10 });

@@ -102,6 +102,8 @@ export async function runBulkSearch(deps: BulkSearchDeps, input: { principal: Pr
         call: callOf(keyword),
         signal,
         patience: 'patient',
+        // The keywords that run at once are admitted together: the first asks for a block of quota for them all.
+        together: Math.min(total, queue.concurrency),
         history,
         // Charged once its event was handed to the socket: a caller that hung up before gets it free.
         deliver: ({ value }) => {
