@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}/`;
     const readOne = async () => {
       const page = await fetcher.fetch(url, 'en-US');
-      return read(page.body);
+      return read(page.body.whole());
     };
     for (let i = 0; i < 30; i += 1) await readOne();
     collect();

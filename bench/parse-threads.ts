@@ -1,6 +1,7 @@
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { createLogger } from '@comps/shared/logging/create-logger';
 import type { FetchedPage } from '@comps/shared/market/fetch/fetch-page';
+import { PageBytes } from '@comps/shared/market/fetch/page-bytes';
 import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
 import type { OneByteText } from '@comps/shared/market/parse/page-text';
@@ -31,7 +32,7 @@ export async function measureParseThreads(pages: Buffer[], site: MarketSite, one
   const one = new ParseThreads({ count: 1, logger, callingThread });
   const two = new ParseThreads({ count: 2, logger, callingThread });
   // A read takes the body it is given: each burst gets copies, made before it is timed.
-  const answersOf = (): FetchedPage[] => pages.map((page) => ({ status: 200, body: Buffer.from(page), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 0 }));
+  const answersOf = (): FetchedPage[] => pages.map((page) => ({ status: 200, body: PageBytes.of([Buffer.from(page)]), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 0 }));
   try {
     // The calling thread's reader reads each page as it is handed it: the burst is read one page after another.
     const burst = async (reader: SearchAnswerReader) => {

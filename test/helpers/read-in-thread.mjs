@@ -2,6 +2,7 @@
 // pages expected, and prints whether the thread became ready and the page's rows: run by node with the options under test.
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
+import { PageBytes } from '@comps/shared/market/fetch/page-bytes';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
 
 const threads = new ParseThreads({
@@ -19,6 +20,6 @@ while (threads.ready === 0) {
   await new Promise((resolve) => setTimeout(resolve, 10));
 }
 const body = readFileSync(process.argv[2]);
-const page = await threads.read({ status: 200, body, url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 1 }, 'market.com');
+const page = await threads.read({ status: 200, body: PageBytes.of([body]), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 1 }, 'market.com');
 process.stdout.write(JSON.stringify({ ready: true, rows: page.items.length }));
 await threads.close();

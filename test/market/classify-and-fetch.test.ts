@@ -102,7 +102,7 @@ t.teardown(() => fetcher.close());
 
 t.test('requests carry the site\'s language, a user agent, compression and the cookie', async (t) => {
   const page = await fetcher.fetch(`${origin}/echo`, 'de-DE,de;q=0.9');
-  const headers = JSON.parse(page.body.toString('utf8'));
+  const headers = JSON.parse(page.body.whole().toString('utf8'));
   t.equal(headers['accept-language'], 'de-DE,de;q=0.9');
   t.equal(headers['user-agent'], 'TestAgent/1.0 (like Chrome)');
   t.equal(headers.cookie, 'session=abc');
@@ -112,10 +112,10 @@ t.test('requests carry the site\'s language, a user agent, compression and the c
 });
 
 t.test('compressed answers are decompressed; a redirect is followed and the final address kept', async (t) => {
-  t.equal((await fetcher.fetch(`${origin}/gzip`, 'en')).body.toString('utf8'), RESULTS_PAGE);
-  t.equal((await fetcher.fetch(`${origin}/br`, 'en')).body.toString('utf8'), '<html>ünïcödé</html>', 'the bytes, for the parser to decode');
+  t.equal((await fetcher.fetch(`${origin}/gzip`, 'en')).body.whole().toString('utf8'), RESULTS_PAGE);
+  t.equal((await fetcher.fetch(`${origin}/br`, 'en')).body.whole().toString('utf8'), '<html>ünïcödé</html>', 'the bytes, for the parser to decode');
   const redirected = await fetcher.fetch(`${origin}/redirect`, 'en');
-  t.strictSame([redirected.status, redirected.url, redirected.body.toString('utf8')], [200, `${origin}/gzip`, RESULTS_PAGE]);
+  t.strictSame([redirected.status, redirected.url, redirected.body.whole().toString('utf8')], [200, `${origin}/gzip`, RESULTS_PAGE]);
 });
 
 t.test('no answer in time is upstream_timeout, for the headers and for a body that trickles', async (t) => {
@@ -155,7 +155,7 @@ t.test('an outbound proxy from configuration carries the requests', async (t) =>
   const proxied = new PageFetcher({ userAgent: 'x', timeoutMs: 2000, maxResponseBytes: 20_000, proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
   try {
     const page = await proxied.fetch(`${origin}/echo`, 'fr-FR');
-    t.equal(JSON.parse(page.body.toString('utf8'))['accept-language'], 'fr-FR');
+    t.equal(JSON.parse(page.body.whole().toString('utf8'))['accept-language'], 'fr-FR');
     t.strictSame(tunnels, [origin.replace('http://', '')], 'through the proxy');
   } finally {
     await proxied.close();

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { AppError } from '@comps/shared/errors/app-error';
+import { PageBytes } from '@comps/shared/market/fetch/page-bytes';
 import { interpretSearchAnswer } from '@comps/shared/market/interpret-answer';
 import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
 import { ParseThreads, type ParseThreadsOptions } from '@comps/shared/market/parse-threads';
@@ -35,8 +36,13 @@ const SEARCH_PAGES: Array<[file: string, site: MarketSite]> = [
 ];
 
 /** An answer with a copy of `body` of its own: a read takes the body it is given. */
+/** The answer as the calling thread's reader is given it, with its bytes whole. */
+function upstreamOf(body: Buffer | string) {
+  return { status: 200, body: Buffer.from(body), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null };
+}
+
 function answerOf(body: Buffer | string, url = 'https://www.market.test/sch/i.html', status = 200) {
-  return { status, body: Buffer.from(body), url, retryAfterSeconds: null, elapsedMs: 1 };
+  return { status, body: PageBytes.of([Buffer.from(body)]), url, retryAfterSeconds: null, elapsedMs: 1 };
 }
 
 /** A page as data: its rows, and which of them were read by structure (a set of the rows themselves). */
@@ -113,7 +119,7 @@ t.test('saved pages read in two threads, side by side, as the calling thread rea
   t.strictSame(onCallingThread, [], 'all read in the threads');
   let read = 0;
   for (const [index, { file, site, bytes }] of pages.entries()) {
-    const here = await outcomeOf(async () => interpretSearchAnswer(answerOf(bytes), site));
+    const here = await outcomeOf(async () => interpretSearchAnswer(upstreamOf(bytes), site));
     const there = inThreads[index]!;
     if ('value' in here) {
       read += 1;
@@ -182,7 +188,7 @@ t.test('a thread that dies fails the pages waiting on it with service_unavailabl
 function threadsOnClock(t: Test, helper: string, count: number) {
   let clock = 0;
   const { threads, lines, onCallingThread } = threadsWith({ count, now: () => clock, entry: new URL(`../helpers/${helper}`, import.meta.url) });
-  const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
+  const expected = shapeOf(interpretSearchAnswer(upstreamOf(PAGE), 'market.com'));
   const pagesAt = async (at: number, ...names: string[]) => {
     clock = at;
     const readings = names.map((name) => {
@@ -278,7 +284,7 @@ t.test('a thread Node refuses to start is a failed start: its page is read on th
 });
 
 t.test("a process started with a V8 flag, as the api is (--initial-old-space-size), reads pages in its threads, with a preload or without", async (t) => {
-  const rows = interpretSearchAnswer(answerOf(PAGE), 'market.com').items.length;
+  const rows = interpretSearchAnswer(upstreamOf(PAGE), 'market.com').items.length;
   const script = fileURLToPath(new URL('../helpers/read-in-thread.mjs', import.meta.url));
   const page = path.join(FIXTURES_DIR, 'sold_us_scard_vw_beetle.html');
   // Given explicitly, the flag is refused by a Worker (ERR_WORKER_INVALID_EXEC_ARGV): inherited, or left out, it is not.
@@ -416,22 +422,29 @@ t.test('a page does not wait for a thread to start: while none is ready, pages a
   t.strictSame(lines.filter((line) => line.level !== 30), [], 'nothing logged');
 });
 
-t.test("a page's body is moved to its thread when the Buffer owns its memory, copied when it is a slice", async (t) => {
+t.test("a page's chunks are moved to its thread where they own their memory, copied where they are a slice, and put together there", async (t) => {
   const { threads, onCallingThread } = threadsWith({ count: 1 });
   t.teardown(() => threads.close());
   await warm(threads, 1);
   onCallingThread.length = 0;
+  const expected = shapeOf(interpretSearchAnswer(upstreamOf(PAGE), 'market.com'));
   const owned = Buffer.alloc(PAGE.length);
   PAGE.copy(owned);
-  const expected = shapeOf(interpretSearchAnswer(answerOf(PAGE), 'market.com'));
-  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: owned }, 'market.com')), expected, 'read');
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: PageBytes.of([owned]) }, 'market.com')), expected, 'one chunk: read');
   t.equal(owned.length, 0, 'moved: the caller has it no more');
   const pool = Buffer.alloc(PAGE.length + 100);
   PAGE.copy(pool, 50);
   const slice = pool.subarray(50, 50 + PAGE.length);
-  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: slice }, 'market.com')), expected, 'read');
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: PageBytes.of([slice]) }, 'market.com')), expected, 'a slice: read');
   t.equal(pool.length, PAGE.length + 100, 'copied: the larger buffer stays');
-  t.strictSame(onCallingThread, [], 'both read in the thread');
+  // As a socket reads a page: the first chunk shares its buffer with the headers, the others own theirs.
+  const withHeaders = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\n\r\n'), PAGE.subarray(0, 1000)]);
+  const first = withHeaders.subarray(withHeaders.length - 1000);
+  const rest = [PAGE.subarray(1000, 70_000), PAGE.subarray(70_000)].map((part) => Buffer.from(part));
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: PageBytes.of([first, ...rest]) }, 'market.com')), expected, 'chunks: read');
+  t.equal(withHeaders.length, 1000 + 19, "the first chunk copied: the headers' buffer stays");
+  t.strictSame(rest.map((chunk) => chunk.length), [0, 0], 'the others moved');
+  t.strictSame(onCallingThread, [], 'every one read in the thread');
 });
 
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {

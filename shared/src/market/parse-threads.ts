@@ -9,11 +9,11 @@ import type { FetchedPage } from './fetch/fetch-page.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 import { threadExecArgv } from '../runtime/thread-exec-argv.js';
 
-/** A search answer sent to a parse thread: its body's bytes are moved there, not copied. */
+/** A search answer sent to a parse thread: its body's chunks are moved there, not copied (see PageBytes.forThread). */
 export interface ParseRequest {
   id: number;
   status: number;
-  body: Uint8Array;
+  body: Uint8Array[];
   url: string;
   retryAfterSeconds: number | null;
   site: MarketSite;
@@ -186,8 +186,9 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
-   * Takes the answer's body: moved to the thread where the Buffer owns its memory whole (the caller's
-   * Buffer is then empty), else the page's bytes alone copied and moved, never the rest of a pool.
+   * Takes the answer's body: each chunk moved to the thread where it owns its memory whole (the
+   * caller's chunk is then empty), else its bytes alone copied and moved, never the rest of a pool;
+   * the thread puts them together.
    */
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
@@ -199,12 +200,10 @@ export class ParseThreads implements SearchAnswerReader {
     }
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const { body: bytes } = answer;
-      const ownsMemory = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      const body = ownsMemory ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
-      const request: ParseRequest = { id, status: answer.status, body, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
+      const { parts, moved } = answer.body.forThread();
+      const request: ParseRequest = { id, status: answer.status, body: parts, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
       try {
-        thread.worker.postMessage(request, [body.buffer as ArrayBuffer]);
+        thread.worker.postMessage(request, moved);
       } catch (error) {
         reject(new AppError('internal_error', 'Internal error', { cause: error }));
         return;

@@ -4,6 +4,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { AppError } from '../../errors/app-error.js';
 import type { UpstreamAnswer } from '../classify-answer.js';
 import { deadline } from '../../runtime/deadline.js';
+import { PageBytes } from './page-bytes.js';
 
 const decompressors: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
   gzip: promisify(gunzip) as never,
@@ -21,9 +22,9 @@ export interface PageFetcherOptions {
   maxRedirects?: number;
 }
 
-export interface FetchedPage extends UpstreamAnswer {
-  /** The body's bytes, decompressed, not decoded: the parser reads them as they are (see `PageText`). */
-  body: Buffer;
+export interface FetchedPage extends Omit<UpstreamAnswer, 'body'> {
+  /** The body's bytes, decompressed, not decoded, as they came: the parser reads them as they are (see `PageText`). */
+  body: PageBytes;
   elapsedMs: number;
 }
 
@@ -113,22 +114,20 @@ export class PageFetcher {
     }
   }
 
-  private async readBody(response: Dispatcher.ResponseData): Promise<Buffer> {
+  private async readBody(response: Dispatcher.ResponseData): Promise<PageBytes> {
     const cap = this.options.maxResponseBytes;
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > cap) throw tooLarge(response, cap);
     const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
     const decompress = decompressors[encoding];
-    let raw = await readChunks(response, cap);
-    if (decompress) {
-      try {
-        raw = await decompress(raw, { maxOutputLength: cap });
-      } catch (error) {
-        throw new AppError('upstream_error', `The marketplace's answer could not be decompressed, or is larger than ${cap} bytes`, { cause: error });
-      }
-    }
+    const raw = await readChunks(response, cap);
     // Not decoded: a 1–2 MB page costs milliseconds to decode, and the parser decodes only what it returns.
-    return raw;
+    if (!decompress) return raw;
+    try {
+      return PageBytes.of([await decompress(raw.whole(), { maxOutputLength: cap })]);
+    } catch (error) {
+      throw new AppError('upstream_error', `The marketplace's answer could not be decompressed, or is larger than ${cap} bytes`, { cause: error });
+    }
   }
 
   async close(): Promise<void> {
@@ -141,8 +140,8 @@ function tooLarge(response: Dispatcher.ResponseData, cap: number): AppError {
   return new AppError('upstream_error', `The marketplace's answer is larger than ${cap} bytes`);
 }
 
-/** The body, up to `cap` bytes: one allocation and one copy of each chunk (Buffer.concat with the total). */
-async function readChunks(response: Dispatcher.ResponseData, cap: number): Promise<Buffer> {
+/** The body, up to `cap` bytes, in the chunks it came in (put together by whoever reads it: see PageBytes). */
+async function readChunks(response: Dispatcher.ResponseData, cap: number): Promise<PageBytes> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
@@ -150,5 +149,5 @@ async function readChunks(response: Dispatcher.ResponseData, cap: number): Promi
     if (size > cap) throw tooLarge(response, cap);
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks, size);
+  return PageBytes.of(chunks);
 }
