@@ -120,10 +120,16 @@ return {1, 'admitted', 0, consumed, rateTtl, taken[1], taken[2], taken[3], taken
  */
 export const UNITS_IN_TRANSIT_WAIT_MS = 2000;
 export const UNITS_IN_TRANSIT_POLL_MS = 10;
+/**
+ * How long a call admitted while a block is on its way waits for it before it reserves a unit of its
+ * own (Meter): a lease lands in one round trip to accounts (5–20 ms here); one that takes longer has
+ * met a slow accounts or a process that died, and the call no longer waits on it.
+ */
+export const LEASE_LANDING_WAIT_MS = 250;
 
 /**
- * A unit of the allowance for a call already admitted (its reservation was refused: the allowance
- * may have idle units by now). Answers {'taken', id, free, limit, used, units left}; {'wait'} while
+ * A unit of the allowance for a call already admitted without one (a block was on its way at its
+ * admission, or its reservation was refused: the allowance may have idle units by now). Answers {'taken', id, free, limit, used, units left}; {'wait'} while
  * units are on their way between accounts and the allowance (a lease or a return in flight), after
  * which the call looks again; {'none'} otherwise. KEYS: the hash, the lease lock; ARGV: now,
  * expiresAt, holder, heldPrefix, keyTtl.
@@ -387,8 +393,9 @@ export class Admission {
   }
 
   /**
-   * A unit of the workspace's allowance for an admitted call that holds none (its reservation was
-   * refused): `wait` while units are on their way into or out of the allowance.
+   * A unit of the workspace's allowance for an admitted call that holds none (a block was on its way
+   * at its admission, or its reservation was refused): `wait` while units are on their way into or
+   * out of the allowance.
    */
   async takeUnit(permit: Permit): Promise<AllowanceTake | 'wait' | 'none'> {
     const taking = this.options.allowance;

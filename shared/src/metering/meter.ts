@@ -9,7 +9,7 @@ import { dataKindOf, hasSearchText, siteOf, type MarketCall, type MarketValue } 
 import type { MarketClient } from '../market/market-client.js';
 import { abortableSleep } from '../runtime/abortable-sleep.js';
 import type { WindowDecision } from '../redis/fixed-window-limiter.js';
-import { UNITS_IN_TRANSIT_POLL_MS, UNITS_IN_TRANSIT_WAIT_MS, type Admission, type AdmissionDecision, type Permit, type RateCheck } from './admission.js';
+import { LEASE_LANDING_WAIT_MS, UNITS_IN_TRANSIT_POLL_MS, UNITS_IN_TRANSIT_WAIT_MS, type Admission, type AdmissionDecision, type Permit, type RateCheck } from './admission.js';
 import type { QuotaAllowances } from './quota-allowances.js';
 import type { QuotaLedger } from './quota-ledger.js';
 
@@ -25,6 +25,8 @@ export interface MeterDeps {
   enabledSites: readonly MarketSite[];
   /** How long a single request waits for shared capacity before it is refused. */
   capacityWaitMs: number;
+  /** How long a call admitted while a block is on its way waits for it (tests give a longer one); `LEASE_LANDING_WAIT_MS` by default. */
+  leaseLandingWaitMs?: number;
   logger: Logger;
   clock?: () => number;
 }
@@ -260,7 +262,7 @@ export class Meter {
   /**
    * The call's unit of quota: the allowance unit its admission took, else a reservation of its own
    * through accounts. A call admitted while a block is on its way into the allowance (a lease in
-   * flight) waits for it first: a burst that finds no allowance (the first calls after an idle
+   * flight) waits for it first, `LEASE_LANDING_WAIT_MS` at most: a burst that finds no allowance (the first calls after an idle
    * moment, a bulk search's keywords) then costs accounts one lease, not a reservation a call, which
    * accounts makes one after another on the workspace's counter (a bulk search's last keywords left
    * 30–50 ms late). A reservation refused at the limit looks at the allowance again (a lease may
@@ -275,7 +277,7 @@ export class Meter {
       return { quota: permit.allowance.quota };
     }
     if (allowances && permit.unitsComing) {
-      const coming = await this.unitOnItsWay(permit, input, null);
+      const coming = await this.unitOnItsWay(permit, input, null, this.deps.leaseLandingWaitMs ?? LEASE_LANDING_WAIT_MS);
       if (!('waited' in coming)) return coming;
       if (input.signal.aborted) {
         await this.giveBack(permit, null, 'uncalled');
@@ -288,7 +290,7 @@ export class Meter {
     // Refused: a lease may have landed since the admission, or units may be on their way into or out
     // of the allowance. Only Redis is asked while they are; once they have gone back to accounts, one
     // more reservation finds them there.
-    const coming = await this.unitOnItsWay(permit, input, input.requestId);
+    const coming = await this.unitOnItsWay(permit, input, input.requestId, UNITS_IN_TRANSIT_WAIT_MS);
     if (!('waited' in coming)) return coming;
     return coming.waited && !input.signal.aborted ? this.reserveOwn(permit, input) : own;
   }
@@ -296,13 +298,13 @@ export class Meter {
   /**
    * A unit of the allowance for a call admitted without one, waiting while units are on their way
    * into or out of it (Redis alone is asked, and this process's own lease in flight awaited), at most
-   * `UNITS_IN_TRANSIT_WAIT_MS`; `waited` says whether any were on their way when it stopped looking
-   * (none was, the wait ended, or the caller left). A Redis failure is the AppError to answer with
-   * (the permit given back, and the reservation `reserved` released).
+   * `waitMs`; `waited` says whether any were on their way when it stopped looking (none was, the
+   * wait ended, or the caller left). A Redis failure is the AppError to answer with (the permit given
+   * back, and the reservation `reserved` released).
    */
-  private async unitOnItsWay(permit: Permit, input: MeteredCall<MarketCall>, reserved: string | null): Promise<{ quota: QuotaSnapshot } | { waited: boolean } | AppError> {
+  private async unitOnItsWay(permit: Permit, input: MeteredCall<MarketCall>, reserved: string | null, waitMs: number): Promise<{ quota: QuotaSnapshot } | { waited: boolean } | AppError> {
     const allowances = this.deps.allowances!;
-    const deadline = this.clock() + UNITS_IN_TRANSIT_WAIT_MS;
+    const deadline = this.clock() + waitMs;
     for (let waited = false; ; waited = true) {
       let unit: Awaited<ReturnType<Admission['takeUnit']>>;
       try {

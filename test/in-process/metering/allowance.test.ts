@@ -97,6 +97,8 @@ function processOf(
     returning?: () => Promise<void>;
     /** Awaited before a call's own reservation is asked of accounts. */
     reserving?: () => Promise<void>;
+    /** How long a call admitted while a block is on its way waits for it. */
+    leaseLandingWaitMs?: number;
   } = {},
 ): Process {
   const calls = { reserve: 0, lease: 0 };
@@ -138,6 +140,7 @@ function processOf(
     dataGate: { sold: 'open', active: 'open', item: 'open' },
     enabledSites: ['market.com'],
     capacityWaitMs: 0,
+    ...(options.leaseLandingWaitMs ? { leaseLandingWaitMs: options.leaseLandingWaitMs } : {}),
     history: { add: () => undefined },
     logger,
   });
@@ -467,7 +470,8 @@ async function startOfSecond(): Promise<void> {
 t.test('a burst admitted while its lease is on its way waits for the block: one lease, a reservation for each call before it and none after', async (t) => {
   const prefix = newPrefix();
   const answered = gate();
-  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait });
+  // The calls wait for the lease held up here for as long as the test holds it.
+  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait, leaseLandingWaitMs: 10_000 });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   await startOfSecond();
   // Ten calls at once, none finding an allowance: the third in the second asks for a block, held up on its way back.
@@ -489,7 +493,8 @@ t.test('a burst admitted while its lease is on its way waits for the block: one 
 
 t.test('calls that say they start together (a bulk search) lease at the first of them: none reserves a unit of its own', async (t) => {
   const prefix = newPrefix();
-  const api = processOf(prefix, { blockUnits: 20 });
+  // A block of 30: ten units taken leave it above its low water (15), so no call admitted after it landed asks for another.
+  const api = processOf(prefix, { blockUnits: 30 });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   const outcomes = await Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId, 'lamp', 10)));
   t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
@@ -500,10 +505,27 @@ t.test('calls that say they start together (a bulk search) lease at the first of
   t.equal((await chargedRequests(db, workspaceId)).filter((row) => row.allowanceId !== null).length, 10, 'ten charged from the allowance');
 });
 
+t.test('a call admitted while a lease is on its way waits for it a while, not for good: a lease of a process that died', async (t) => {
+  const prefix = newPrefix();
+  const api = processOf(prefix, { blockUnits: 20 });
+  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  // Another process took the lease lock and died: no block comes, and the lock lasts 10 s.
+  await probe.set(api.allowances.taking.keys.leaseLock(workspaceId), 'a-process-that-died', { PX: 10_000 });
+  const started = performance.now();
+  const outcome = await run(api, workspaceId);
+  const waitedMs = performance.now() - started;
+  t.match(outcome, { kind: 'delivered', charged: true });
+  t.equal(api.calls.reserve, 1, 'then it reserved its own unit');
+  t.ok(waitedMs >= 250 && waitedMs < 2000, `after LEASE_LANDING_WAIT_MS (250 ms), not the 2 s a refused reservation waits (${Math.round(waitedMs)} ms)`);
+  await api.stop();
+  await settledUsage(workspaceId, 1);
+});
+
 t.test('a burst whose lease is refused (too little quota left for a block) reserves a unit a call once the refusal is in', async (t) => {
   const prefix = newPrefix();
   const answered = gate();
-  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait });
+  // The calls wait for the lease held up here for as long as the test holds it.
+  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait, leaseLandingWaitMs: 10_000 });
   // 25 units: a block of 20 would leave fewer than a block's worth free, so accounts refuses it.
   const { workspaceId } = await createWorkspace(stack, { quota: 25 });
   await startOfSecond();
@@ -564,6 +586,7 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
 
   const burst = await Promise.all(Array.from({ length: 4 }, () => run(api, workspaceId)));
   const delivered = burst.filter((outcome) => outcome.kind === 'delivered').length;
+  // The lease held up here, the calls admitted after it was asked wait for it a while (LEASE_LANDING_WAIT_MS), then reserve their own.
   t.equal(delivered, 4, 'four successes, each on a reservation of its own');
   await eventually('accounts granted the lease', async () => ((await db.selectFrom('quotaAllowances').select('id').where('workspaceId', '=', workspaceId).execute()).length === 1 ? true : undefined));
   const whileLeased = startRead();

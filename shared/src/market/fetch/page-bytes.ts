@@ -1,12 +1,14 @@
 /**
- * A page's bytes as they came off the connection: the chunks the socket read them in (each chunk
- * its own ArrayBuffer, the first one's shared with the headers), put together only by whoever reads
- * them. A parse thread takes the chunks' memory and puts them together itself, so that the calling
+ * A page's bytes as they came off the connection: the chunks the socket read them in (a large read
+ * is its own ArrayBuffer; the first shares its buffer with the headers, a chunked body's with its
+ * framing, a small read with Node's pool), put together only by whoever reads them. A parse thread takes the chunks' memory and puts them together itself, so that the calling
  * thread neither copies the page nor allocates the copy, which V8 counts toward its next full
  * collection of the calling thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
 export class PageBytes {
   private chunks: Buffer[];
+  /** Handed to another thread (`forThread`): some chunks are empty now, and the bytes are read there. */
+  private handedOver = false;
 
   private constructor(
     chunks: Buffer[],
@@ -22,6 +24,7 @@ export class PageBytes {
 
   /** The bytes as one Buffer: the chunks copied together (once), a single chunk as it is. */
   whole(): Buffer {
+    if (this.handedOver) throw new Error('the page bytes went to another thread');
     if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks, this.length)];
     return this.chunks[0]!;
   }
@@ -32,6 +35,8 @@ export class PageBytes {
    * the headers before it. The receiver puts them together (`joinParts`).
    */
   forThread(): { parts: Uint8Array[]; moved: ArrayBuffer[] } {
+    if (this.handedOver) throw new Error('the page bytes went to another thread');
+    this.handedOver = true;
     const parts = this.chunks.map((chunk) =>
       chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer ? new Uint8Array(chunk.buffer) : new Uint8Array(chunk),
     );
