@@ -28,6 +28,8 @@ export interface ManagedProcessOptions {
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Why it could not be started (code -1): the command spawned and the system's error. */
+  spawnError?: string;
 }
 
 export function describeExit(exit: ProcessExit): string {
@@ -109,13 +111,14 @@ export class ManagedProcess {
     let ready = false;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
-      child.once('error', () => resolve({ code: -1, signal: null }));
+      // The command named is the one spawned (setpriv, when it wraps the service's), with the system's reason.
+      child.once('error', (error) => resolve({ code: -1, signal: null, spawnError: `${command}: ${error.message}` }));
     });
     void this.exited.then((exit) => {
       if (ready && !this.stopping && this.child === child) for (const listener of this.unexpectedExitListeners) listener(exit);
     });
     try {
-      await this.waitUntilReady(child, timeoutMs, signal);
+      await this.waitUntilReady(child, command, timeoutMs, signal);
       ready = true;
     } catch (error) {
       await this.stop(2000);
@@ -123,7 +126,7 @@ export class ManagedProcess {
     }
   }
 
-  private async waitUntilReady(child: ChildProcess, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  private async waitUntilReady(child: ChildProcess, command: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exit: ProcessExit | undefined;
     void this.exited.then((value) => {
@@ -132,7 +135,7 @@ export class ManagedProcess {
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
       if (exit) {
-        const reason = exit.code === -1 ? `could not be started (${this.options.command})` : describeExit(exit);
+        const reason = exit.code === -1 ? `could not be started (${exit.spawnError ?? command})` : describeExit(exit);
         throw new Error(`${this.options.name} ${reason} before it was ready`);
       }
       try {
