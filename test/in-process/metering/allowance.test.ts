@@ -467,20 +467,27 @@ async function startOfSecond(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
 }
 
-t.test('a burst admitted while its lease is on its way waits for the block: one lease, a reservation for each call before it and none after', async (t) => {
-  const prefix = newPrefix();
+/**
+ * Ten calls at once on a workspace of `quota` units, none finding an allowance: the third in the second asks for a
+ * block, whose answer the test holds up (the calls wait for it as long as that). The reservations made while it is
+ * held, then the outcomes once it is let through.
+ */
+async function burstBehindHeldLease(quota: number) {
   const answered = gate();
-  // The calls wait for the lease held up here for as long as the test holds it.
-  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait, leaseLandingWaitMs: 10_000 });
-  const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
+  const api = processOf(newPrefix(), { blockUnits: 20, leaseAnswered: answered.wait, leaseLandingWaitMs: 10_000 });
+  const { workspaceId } = await createWorkspace(stack, { quota });
   await startOfSecond();
-  // Ten calls at once, none finding an allowance: the third in the second asks for a block, held up on its way back.
   const burst = Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId)));
   await eventually('the lease is asked', async () => (api.calls.lease === 1 ? true : undefined));
   await new Promise((resolve) => setTimeout(resolve, 300));
-  t.equal(api.calls.reserve, 2, 'while the block is on its way, only the two calls admitted before the lease was asked reserved their own');
+  const reservedWhileHeld = api.calls.reserve;
   answered.open();
-  const outcomes = await burst;
+  return { api, workspaceId, reservedWhileHeld, outcomes: await burst };
+}
+
+t.test('a burst admitted while its lease is on its way waits for the block: one lease, a reservation for each call before it and none after', async (t) => {
+  const { api, workspaceId, reservedWhileHeld, outcomes } = await burstBehindHeldLease(10_000);
+  t.equal(reservedWhileHeld, 2, 'while the block is on its way, only the two calls admitted before the lease was asked reserved their own');
   t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
   t.equal(api.calls.reserve, 2, 'the eight others took units of the block');
   t.equal(api.calls.lease, 1, 'one lease');
@@ -522,19 +529,9 @@ t.test('a call admitted while a lease is on its way waits for it a while, not fo
 });
 
 t.test('a burst whose lease is refused (too little quota left for a block) reserves a unit a call once the refusal is in', async (t) => {
-  const prefix = newPrefix();
-  const answered = gate();
-  // The calls wait for the lease held up here for as long as the test holds it.
-  const api = processOf(prefix, { blockUnits: 20, leaseAnswered: answered.wait, leaseLandingWaitMs: 10_000 });
   // 25 units: a block of 20 would leave fewer than a block's worth free, so accounts refuses it.
-  const { workspaceId } = await createWorkspace(stack, { quota: 25 });
-  await startOfSecond();
-  const burst = Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId)));
-  await eventually('the lease is asked', async () => (api.calls.lease === 1 ? true : undefined));
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  t.equal(api.calls.reserve, 2, 'the calls admitted after the lease was asked wait for its answer');
-  answered.open();
-  const outcomes = await burst;
+  const { api, workspaceId, reservedWhileHeld, outcomes } = await burstBehindHeldLease(25);
+  t.equal(reservedWhileHeld, 2, 'the calls admitted after the lease was asked wait for its answer');
   t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');
   t.equal(api.calls.reserve, 10, 'refused: each call reserved its own unit');
   t.equal(api.calls.lease, 1, 'and no other lease was asked while the refusal holds');
