@@ -45,6 +45,15 @@ function withParentDeathSignal(command: string, args: string[]): { command: stri
   return probe.status === 0 ? { command: 'setpriv', args: ['--pdeathsig', 'SIGTERM', '--', command, ...args] } : { command, args };
 }
 
+/**
+ * A wrapper (setpriv) that started but could not run the service's command exits 127 (not found) or 126 (not
+ * executable), as a shell does: the service could not be started, which an exit code alone would not say.
+ */
+function wrapperExecFailure(spawned: string, service: string, exit: ProcessExit): string | null {
+  if (spawned === service || (exit.code !== 126 && exit.code !== 127)) return null;
+  return `could not be started (${service}: ${exit.code === 127 ? 'not found' : 'not executable'}; ${spawned} exited with code ${exit.code})`;
+}
+
 function stdioFor(output: ProcessOutput, ipc: boolean): StdioOptions {
   const streams = output === 'inherit' ? 'inherit' : 'pipe';
   return ipc ? ['ignore', streams, streams, 'ipc'] : ['ignore', streams, streams];
@@ -111,7 +120,7 @@ export class ManagedProcess {
     let ready = false;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }));
-      // The command named is the one spawned (setpriv, when it wraps the service's), with the system's reason.
+      // The command that could not be spawned (the service's, or setpriv where it wraps it), with the system's reason.
       child.once('error', (error) => resolve({ code: -1, signal: null, spawnError: `${command}: ${error.message}` }));
     });
     void this.exited.then((exit) => {
@@ -135,7 +144,7 @@ export class ManagedProcess {
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
       if (exit) {
-        const reason = exit.code === -1 ? `could not be started (${exit.spawnError ?? command})` : describeExit(exit);
+        const reason = exit.code === -1 ? `could not be started (${exit.spawnError ?? command})` : (wrapperExecFailure(command, this.options.command, exit) ?? describeExit(exit));
         throw new Error(`${this.options.name} ${reason} before it was ready`);
       }
       try {

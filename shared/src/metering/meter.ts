@@ -283,7 +283,7 @@ export class Meter {
         await this.giveBack(permit, null, 'uncalled');
         return new AppError('service_unavailable', 'The call was abandoned before it started');
       }
-      // No unit came (the lease was refused or failed, or the block went to other calls): a reservation of its own.
+      // No unit came (the lease was refused or failed, the block went to other calls, or it did not land within the wait): a reservation of its own.
     }
     const own = await this.reserveOwn(permit, input);
     if (own instanceof AppError || !('refused' in own) || !allowances) return own;

@@ -202,7 +202,8 @@ export class QuotaAllowances {
 
   /**
    * The lease this process has in flight for the workspace, settled once its block is in Redis (and
-   * an allowance it replaced given back) or it failed; none when it has none.
+   * what had to go back to accounts, an allowance it replaced or its own block, given back) or it
+   * failed; none when it has none.
    */
   leaseInFlight(workspaceId: string): Promise<void> | undefined {
     return this.leasing.get(workspaceId);

@@ -501,7 +501,8 @@ t.test('a burst admitted while its lease is on its way waits for the block: one 
 t.test('calls that say they start together (a bulk search) lease at the first of them: none reserves a unit of its own', async (t) => {
   const prefix = newPrefix();
   // A block of 30: ten units taken leave it above its low water (15), so no call admitted after it landed asks for another.
-  const api = processOf(prefix, { blockUnits: 30 });
+  // The calls wait for the lease however long a loaded machine takes to land it.
+  const api = processOf(prefix, { blockUnits: 30, leaseLandingWaitMs: 10_000 });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   const outcomes = await Promise.all(Array.from({ length: 10 }, () => run(api, workspaceId, 'lamp', 10)));
   t.ok(outcomes.every((outcome) => outcome.kind === 'delivered' && outcome.charged), 'ten successes');

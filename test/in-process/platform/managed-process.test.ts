@@ -16,7 +16,10 @@ t.test('a command that cannot be started: the error names it and why', async (t)
   await t.rejects(new ManagedProcess(options).start(undefined, 5000), {
     message: 'ghost could not be started (/nonexistent/comps-no-such-binary: spawn /nonexistent/comps-no-such-binary ENOENT) before it was ready',
   });
-  // Wrapped so that the kernel stops it with its launcher (setpriv, where the machine has it): setpriv itself starts, and says why it could not run the command.
+  // Wrapped so that the kernel stops it with its launcher (setpriv, where the machine has it): setpriv starts, and exits 127.
   const wrapped = new ManagedProcess({ ...options, terminateWithParent: true });
-  await t.rejects(wrapped.start(undefined, 5000), { message: /^ghost (could not be started \(\/nonexistent\/comps-no-such-binary: spawn \/nonexistent\/comps-no-such-binary ENOENT\)|exited with code 127) before it was ready$/ });
+  await t.rejects(wrapped.start(undefined, 5000), {
+    message:
+      /^ghost could not be started \(\/nonexistent\/comps-no-such-binary: (not found; setpriv exited with code 127|spawn \/nonexistent\/comps-no-such-binary ENOENT)\) before it was ready$/,
+  });
 });
