@@ -265,7 +265,7 @@ export class Meter {
    * flight) waits for it first, `LEASE_LANDING_WAIT_MS` at most: a burst that finds no allowance (the first calls after an idle
    * moment, a bulk search's keywords) then costs accounts one lease, not a reservation a call, which
    * accounts makes one after another on the workspace's counter (a bulk search's last keywords left
-   * 30–50 ms late). A reservation refused at the limit looks at the allowance again (a lease may
+   * 25–50 ms after its first). A reservation refused at the limit looks at the allowance again (a lease may
    * have landed since the admission) and, while units are on their way into or out of the
    * allowance, waits for them: a call is refused only when the quota is used up or held by calls in
    * flight. A failure of accounts is the AppError to answer with (the permit given back).
