@@ -4,7 +4,7 @@ import { parseAmount, parseCompactCount, parsePrice } from '@comps/shared/market
 import { normalizeRow } from '@comps/shared/market/parse/normalize-row';
 import type { RawRow } from '@comps/shared/market/parse/raw-row';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
-import { parseLocalizedDate, parseSoldCaption } from '@comps/shared/market/parse/sold-date';
+import { isoDate, parseLocalizedDate, parseSoldCaption } from '@comps/shared/market/parse/sold-date';
 import * as vocabulary from '@comps/shared/market/parse/vocabulary';
 
 t.test('prices and currencies', async (t) => {
@@ -71,6 +71,23 @@ t.test('amounts: the decimal separator read from the number', async (t) => {
     ['12.345,678', 2, 12345.68],
   ];
   for (const [raw, minor, value] of cases) t.equal(parseAmount(raw, minor), value, raw);
+  // Plain amounts take a shortcut; with a no-break space after them (which the reading drops) they take the general
+  // reading, the reference. Every length of digits before and after a point, every minor unit.
+  const differing: string[] = [];
+  let checked = 0;
+  for (let whole = 0; whole <= 17; whole += 1) {
+    for (let decimals = -1; decimals <= 17; decimals += 1) {
+      for (let seed = 0; seed < 4; seed += 1) {
+        const digits = (length: number, from: number) => Array.from({ length }, (_, i) => String((from * 7 + i * 3 + seed) % 10)).join('');
+        const raw = `${whole === 0 ? '' : digits(whole, whole)}${decimals === -1 ? '' : `.${digits(decimals, decimals + 5)}`}`;
+        for (const minor of [0, 2]) {
+          checked += 1;
+          if (!Object.is(parseAmount(raw, minor), parseAmount(`${raw}\u00a0`, minor))) differing.push(`${raw} (${minor})`);
+        }
+      }
+    }
+  }
+  t.strictSame(differing, [], `${checked} plain amounts read as the general reading reads them`);
   t.equal(parseCompactCount('1.1K'), 1100);
   t.equal(parseCompactCount('14.7K'), 14700);
   t.equal(parseCompactCount('3.5M'), 3500000);
@@ -131,6 +148,33 @@ t.test('every month, with and without the dot, in English, German, French, Itali
   }
   t.equal(parseLocalizedDate('Mar 7, 2026'), '2026-03-07');
   t.equal(parseLocalizedDate('2026/03/07'), '2026-03-07');
+});
+
+t.test('a date written out agrees with the calendar of Date on every year, month and day around the range read', async (t) => {
+  // The reference: a Date made from the parts, kept when it did not roll over into another month.
+  const reference = (year: number, month: number, day: number): string | null => {
+    if (month < 1 || month > 12 || day < 1 || year < 1990 || year > 2100) return null;
+    const date = new Date(Date.UTC(year, month - 1, day));
+    return date.getUTCMonth() === month - 1 ? date.toISOString().slice(0, 10) : null;
+  };
+  let differing = 0;
+  let checked = 0;
+  for (let year = 1985; year <= 2105; year += 1) {
+    for (let month = -1; month <= 14; month += 1) {
+      for (let day = -1; day <= 33; day += 1) {
+        checked += 1;
+        if (isoDate(year, month, day) !== reference(year, month, day)) differing += 1;
+      }
+    }
+  }
+  t.equal(differing, 0, `${checked} dates, leap years included (2000 is one, 2100 is not)`);
+  t.equal(isoDate(2000, 2, 29), '2000-02-29');
+  t.equal(isoDate(2100, 2, 29), null);
+  t.equal(isoDate(2024, 2, 29), '2024-02-29');
+  t.equal(isoDate(2025, 2, 29), null);
+  t.equal(isoDate(2025, 4, 31), null);
+  t.equal(isoDate(2025, 2.5, 3), null, 'not a whole month');
+  t.equal(isoDate(Number.NaN, 2, 3), null);
 });
 
 function row(overrides: Partial<RawRow>): RawRow {

@@ -47,6 +47,9 @@ function currencyIn(text: string, site: MarketSite): string | null {
   return null;
 }
 
+/** Digits, then at most a point and decimals that are no group of thousands (not three): a decimal point, or none. */
+const PLAIN_AMOUNT = /^\d{1,15}(?:\.(?:\d{1,2}|\d{4,15}))?$/;
+
 const AMOUNT = /\d{1,3}(?:[.,\s\u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?/g;
 
 /**
@@ -55,6 +58,9 @@ const AMOUNT = /\d{1,3}(?:[.,\s\u00a0\u202f'’]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d
  * ("KRW129,680.08" is 129680: the marketplace shows won with two decimals, ISO 4217 has none).
  */
 export function parseAmount(raw: string, minorUnits: number): number | null {
+  const factor = 10 ** minorUnits;
+  // Most amounts are plain ("12", "12.99"): read as they stand, as the general reading below would read them.
+  if (PLAIN_AMOUNT.test(raw)) return Math.round(Number(raw) * factor) / factor;
   const compact = raw.replace(/[\s\u00a0\u202f'’]/g, '');
   const lastDot = compact.lastIndexOf('.');
   const lastComma = compact.lastIndexOf(',');
@@ -79,7 +85,6 @@ export function parseAmount(raw: string, minorUnits: number): number | null {
   }
   const value = Number(normalized);
   if (!Number.isFinite(value)) return null;
-  const factor = 10 ** minorUnits;
   return Math.round(value * factor) / factor;
 }
 

@@ -35,18 +35,31 @@ export function itemIdOf(row: RawRow): string | null {
   return fromUrl ?? null;
 }
 
+/** A decimal IPv4 octet as the URL parser writes it: 0 to 255, no leading zero. */
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+
 /**
- * An address whose origin is written as the URL parser would give it (a scheme, a lower-case host
- * name that ends in letters: no IP address, port, user or character the parser would change) and
- * whose path starts with /itm/: the marketplace's own links, nearly every row's.
+ * An address written as the URL parser would give it up to its `/itm/`: a scheme; a lower-case host
+ * name that ends in letters, or a dotted IPv4 address as the parser writes one (no user, nor any
+ * character the parser would change); a port, which the parser keeps unless it is the scheme's own
+ * (checked after); then path segments of unreserved characters (no dot segment, nothing to
+ * escape), which the parser keeps as they are. The marketplace's own links are such (no port, no
+ * path before `/itm/`), and so are the simulator's (an address and port, the site's path).
  */
-const PLAIN_ITEM_LINK = /^(https?:\/\/(?:[a-z0-9-]+\.)*[a-z]+)\/itm\//;
+const PLAIN_ITEM_LINK = new RegExp(
+  `^(https?)://((?:[a-z0-9-]+\\.)*[a-z]+|(?:${OCTET}\\.){3}${OCTET})(?::([1-9]\\d{0,4}))?((?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*?)/itm/`,
+);
 
 /** The listing's own address: `/itm/{id}` where the link points, tracking and title slug removed. */
 export function canonicalItemUrl(href: string | null, itemId: string): string {
   // Parsing every row's link (a few hundred characters of tracking) costs more than the rest of its row's reading.
   const plain = href === null ? null : PLAIN_ITEM_LINK.exec(href);
-  if (plain) return `${plain[1]}/itm/${itemId}`;
+  if (plain) {
+    const [, scheme, host, port, path] = plain as unknown as [string, string, string, string | undefined, string];
+    const ownPort = scheme === 'https' ? '443' : '80';
+    if (port === undefined) return `${scheme}://${host}${path}/itm/${itemId}`;
+    if (Number(port) <= 65535 && port !== ownPort) return `${scheme}://${host}:${port}${path}/itm/${itemId}`;
+  }
   try {
     const url = new URL(href ?? '');
     // Keep a path prefix in front of /itm/ (a site mounted under a path, as on the simulator).

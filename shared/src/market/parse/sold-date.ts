@@ -24,11 +24,19 @@ function monthOf(word: string): number | undefined {
   return MONTHS[word.toLowerCase().replace(/\.$/, '')];
 }
 
-function isoDate(year: number, month: number, day: number): string | null {
-  if (month < 1 || month > 12 || day < 1 || year < 1990 || year > 2100) return null;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1) return null;
-  return date.toISOString().slice(0, 10);
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * `YYYY-MM-DD`, or null for a day the calendar does not have. Written out, not through a `Date`: a
+ * page has a sold date a row, and a `Date` and its ISO string cost more than the rest of the caption.
+ */
+export function isoDate(year: number, month: number, day: number): string | null {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return null;
+  if (month < 1 || month > 12 || day < 1 || year < 1990 || year > 2100 || day > daysIn(year, month)) return null;
+  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }
 
 const LETTERS = '[A-Za-zÀ-ÿ]+\\.?';
