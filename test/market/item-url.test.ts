@@ -35,20 +35,24 @@ t.test('a listing\'s address is what the URL parser makes of its link, whatever 
   for (const href of links) t.equal(canonicalItemUrl(href, '123456789012'), byUrlParser(href, '123456789012'), JSON.stringify(href));
 });
 
-t.test('every combination of scheme, host, port and path before /itm/ gives what the URL parser makes of it', async (t) => {
+t.test('every combination of scheme, host, port, path before /itm/ and what follows it gives what the URL parser makes of it', async (t) => {
   const schemes = ['http', 'https', 'HTTP', 'ftp'];
-  const hosts = ['www.ebay.com', 'WWW.ebay.com', '127.0.0.1', '0.0.0.0', '255.255.255.255', '256.1.1.1', '01.2.3.4', '1.2.3', '127.1', '0x7f.0.0.1', '1.2.3.4.example', 'a-b.c-d', 'host_name.com', 'ebay.com.', 'xn--bcher-kva.example', 'localhost', '[::1]', 'user@www.ebay.com'];
+  const hosts = ['xn--a.com', 'xn--0.z', 'www.ebay.com', 'WWW.ebay.com', '127.0.0.1', '0.0.0.0', '255.255.255.255', '256.1.1.1', '01.2.3.4', '1.2.3', '127.1', '0x7f.0.0.1', '1.2.3.4.example', 'a-b.c-d', 'host_name.com', 'ebay.com.', 'xn--bcher-kva.example', 'localhost', '[::1]', 'user@www.ebay.com'];
   const ports = ['', ':80', ':443', ':8080', ':0', ':080', ':65535', ':65536', ':99999', ':', ':4010x'];
   const paths = ['', '/market.com', '/a/b-c/d_e~f', '/.', '/..', '/./x', '/a/../b', '/%2e', '/a%20b', '/a b', '/A/B', '//x', '/itm', '/itmx', '/itm/itm', '/x\\y', '/a?b', '/a#b', '/.well-known'];
+  // After /itm/: the id, a slug, and what the parser would rewrite (dot segments take /itm away from the whole path).
+  const rests = ['123456789012?hash=item1&_trksid=p1', 'Slug-Name.v2/123456789012#x', '', '?q', '../x', '..', '%2e%2e/x', '.%2E?q', '..\\x', '.\t./x', 'a/../../b', 'x/', 'x//y', '.hidden/1', 'a%20b', '../../itm/9'];
   let checked = 0;
   const differing: string[] = [];
   for (const scheme of schemes) {
     for (const host of hosts) {
       for (const port of ports) {
         for (const path of paths) {
-          const href = `${scheme}://${host}${port}${path}/itm/123456789012?hash=item1&_trksid=p1`;
-          checked += 1;
-          if (canonicalItemUrl(href, '123456789012') !== byUrlParser(href, '123456789012')) differing.push(href);
+          for (const rest of rests) {
+            const href = `${scheme}://${host}${port}${path}/itm/${rest}`;
+            checked += 1;
+            if (canonicalItemUrl(href, '123456789012') !== byUrlParser(href, '123456789012')) differing.push(href);
+          }
         }
       }
     }

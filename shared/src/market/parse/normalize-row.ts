@@ -44,17 +44,24 @@ const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
  * character the parser would change); a port, which the parser keeps unless it is the scheme's own
  * (checked after); then path segments of unreserved characters (no dot segment, nothing to
  * escape), which the parser keeps as they are. The marketplace's own links are such (no port, no
- * path before `/itm/`), and so are the simulator's (an address and port, the site's path).
+ * path before `/itm/`), and so are the simulator's (an address and port, the site's path). What
+ * follows `/itm/` must be such segments too (`PLAIN_ITEM_PATH`): a dot segment there would take
+ * `/itm` away, and the parser applies it to the whole path.
  */
 const PLAIN_ITEM_LINK = new RegExp(
   `^(https?)://((?:[a-z0-9-]+\\.)*[a-z]+|(?:${OCTET}\\.){3}${OCTET})(?::([1-9]\\d{0,4}))?((?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*?)/itm/`,
 );
 
+/** The rest of the path after `/itm/`, up to the query or fragment: segments of unreserved characters, none a dot segment. */
+const PLAIN_ITEM_PATH = /(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?)?(?:[?#]|$)/y;
+
 /** The listing's own address: `/itm/{id}` where the link points, tracking and title slug removed. */
 export function canonicalItemUrl(href: string | null, itemId: string): string {
   // Parsing every row's link (a few hundred characters of tracking) costs more than the rest of its row's reading.
   const plain = href === null ? null : PLAIN_ITEM_LINK.exec(href);
-  if (plain) {
+  if (plain) PLAIN_ITEM_PATH.lastIndex = plain[0].length;
+  // A host with an IDNA label (`xn--`) is checked by the parser, which refuses one that is not valid punycode.
+  if (plain && PLAIN_ITEM_PATH.test(href!) && !plain[2]!.includes('xn--')) {
     const [, scheme, host, port, path] = plain as unknown as [string, string, string, string | undefined, string];
     const ownPort = scheme === 'https' ? '443' : '80';
     if (port === undefined) return `${scheme}://${host}${path}/itm/${itemId}`;
