@@ -55,13 +55,18 @@ const PLAIN_ITEM_LINK = new RegExp(
 /** The rest of the path after `/itm/`, up to the query or fragment: segments of unreserved characters, none a dot segment. */
 const PLAIN_ITEM_PATH = /(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?)?(?:[?#]|$)/y;
 
+/** Whether the path of `href` from `from` (just after its `/itm/`) is plain (`PLAIN_ITEM_PATH`). */
+function isPlainFrom(href: string, from: number): boolean {
+  PLAIN_ITEM_PATH.lastIndex = from;
+  return PLAIN_ITEM_PATH.test(href);
+}
+
 /** The listing's own address: `/itm/{id}` where the link points, tracking and title slug removed. */
 export function canonicalItemUrl(href: string | null, itemId: string): string {
   // Parsing every row's link (a few hundred characters of tracking) costs more than the rest of its row's reading.
   const plain = href === null ? null : PLAIN_ITEM_LINK.exec(href);
-  if (plain) PLAIN_ITEM_PATH.lastIndex = plain[0].length;
   // A host with an IDNA label (`xn--`) is checked by the parser, which refuses one that is not valid punycode.
-  if (plain && PLAIN_ITEM_PATH.test(href!) && !plain[2]!.includes('xn--')) {
+  if (plain && !plain[2]!.includes('xn--') && isPlainFrom(href!, plain[0].length)) {
     const [, scheme, host, port, path] = plain as unknown as [string, string, string, string | undefined, string];
     const ownPort = scheme === 'https' ? '443' : '80';
     if (port === undefined) return `${scheme}://${host}${path}/itm/${itemId}`;
