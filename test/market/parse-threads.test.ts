@@ -35,12 +35,12 @@ const SEARCH_PAGES: Array<[file: string, site: MarketSite]> = [
   ['item_us_rtx5090.html', 'market.com'],
 ];
 
-/** An answer with a copy of `body` of its own: a read takes the body it is given. */
 /** The answer as the calling thread's reader is given it, with its bytes whole. */
 function upstreamOf(body: Buffer | string) {
   return { status: 200, body: Buffer.from(body), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null };
 }
 
+/** An answer with a copy of `body` of its own: a read takes the body it is given. */
 function answerOf(body: Buffer | string, url = 'https://www.market.test/sch/i.html', status = 200) {
   return { status, body: PageBytes.of([Buffer.from(body)]), url, retryAfterSeconds: null, elapsedMs: 1 };
 }

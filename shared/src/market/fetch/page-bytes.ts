@@ -1,9 +1,10 @@
 /**
  * A page's bytes as they came off the connection: the chunks the socket read them in (a large read
  * is its own ArrayBuffer; the first shares its buffer with the headers, a chunked body's with its
- * framing, a small read with Node's pool), put together only by whoever reads them. A parse thread takes the chunks' memory and puts them together itself, so that the calling
- * thread neither copies the page nor allocates the copy, which V8 counts toward its next full
- * collection of the calling thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
+ * framing, a small read with Node's pool), put together only by whoever reads them. A parse thread
+ * takes the chunks' memory and puts them together itself, so that the calling thread neither copies
+ * the page nor allocates the copy, which V8 counts toward its next full collection of the calling
+ * thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
 export class PageBytes {
   private chunks: Buffer[];
