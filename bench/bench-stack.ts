@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 import { sql } from 'kysely';
 import { createAccountsClient, type AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
@@ -132,6 +132,30 @@ export function minorFaults(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The time each thread of a process has spent on a core so far, in ms, by thread id, from the
+ * scheduler's own count (`/proc/<pid>/task/<tid>/schedstat`, in nanoseconds: `cpuMs` counts in
+ * 10 ms ticks, too coarse for a window of a few hundred ms). Empty for a process not running.
+ */
+export function threadCpuMs(pid: number | undefined): Map<number, number> {
+  const threads = new Map<number, number>();
+  if (!pid) return threads;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      threads.set(Number(tid), Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6);
+    } catch {
+      // The thread ended between the listing and the read: what it spent is no longer counted anywhere.
+    }
+  }
+  return threads;
 }
 
 /** The pid of a server of the machine (MariaDB, Redis), measured too: it works for the stack. */
