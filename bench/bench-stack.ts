@@ -152,7 +152,7 @@ export function threadCpuMs(pid: number | undefined): Map<number, number> {
     try {
       threads.set(Number(tid), Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6);
     } catch {
-      // The thread ended between the listing and the read: what it spent is no longer counted anywhere.
+      // The thread ended between the listing and the read: it is left out (its time goes to the process's own count).
     }
   }
   return threads;
