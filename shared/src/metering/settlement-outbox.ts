@@ -17,6 +17,8 @@ export interface SettlementOutboxOptions {
   claimIdleMs?: number;
   /** At most one batch this often, unless the last one was full: a longer interval makes larger batches (fewer transactions). */
   batchIntervalMs?: number;
+  /** How long a read for new charges waits on Redis when there are none (500 ms); a clean stop ends the wait at once (`close`). */
+  blockMs?: number;
 }
 
 const GROUP = 'settlers';
@@ -41,8 +43,16 @@ export class SettlementOutbox {
   private readonly consumer = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private readonly batchSize: number;
   private readonly claimIdleMs: number;
+  private readonly blockMs: number;
   private readonly stopping = new AbortController();
   private loop: Promise<void> = Promise.resolve();
+  /**
+   * The reader's connection id, while the loop waits on it in a blocking read (up to `blockMs`): `close` has
+   * Redis end that read at once (CLIENT UNBLOCK) instead of waiting it out.
+   */
+  private blockedReader: number | undefined;
+  /** The reader's connection id, learnt once per connection (a reconnection makes another). */
+  private readerId: number | undefined;
 
   constructor(
     private readonly writer: RedisClient,
@@ -53,6 +63,7 @@ export class SettlementOutbox {
   ) {
     this.batchSize = options.batchSize ?? 200;
     this.claimIdleMs = options.claimIdleMs ?? 30_000;
+    this.blockMs = options.blockMs ?? 500;
   }
 
   /** The keys a successful call writes its charge to (see Admission.complete). */
@@ -70,6 +81,7 @@ export class SettlementOutbox {
   }
 
   start(): void {
+    this.reader.on('ready', () => (this.readerId = undefined));
     this.loop = this.run();
   }
 
@@ -170,7 +182,12 @@ export class SettlementOutbox {
           await this.settle(claimed.messages.filter((entry): entry is NonNullable<typeof entry> => entry !== null));
         }
         // Our own unacknowledged entries first (a settlement that failed), then new ones.
-        const reply = await this.reader.xReadGroup(GROUP, this.consumer, { key: this.options.key, id: backlog ? '0' : '>' }, { COUNT: this.batchSize, ...(backlog ? {} : { BLOCK: 500 }) });
+        if (!backlog) this.readerId ??= await this.reader.clientId();
+        if (this.stopping.signal.aborted) break;
+        this.blockedReader = backlog ? undefined : this.readerId;
+        const reply = await this.reader
+          .xReadGroup(GROUP, this.consumer, { key: this.options.key, id: backlog ? '0' : '>' }, { COUNT: this.batchSize, ...(backlog ? {} : { BLOCK: this.blockMs }) })
+          .finally(() => (this.blockedReader = undefined));
         const entries = reply?.[0]?.messages ?? [];
         if (backlog && entries.length === 0) backlog = false;
         await this.settle(entries);
@@ -188,6 +205,9 @@ export class SettlementOutbox {
   /** Stops reading, then settles what this process still holds, so a clean shutdown leaves nothing behind. */
   async close(): Promise<void> {
     this.stopping.abort();
+    // A blocking read in progress ends now, as if it had timed out (a read that reaches Redis after this still waits out its `blockMs`).
+    const blocked = this.blockedReader;
+    if (blocked !== undefined) await this.writer.clientUnblock(blocked).catch(() => undefined);
     await this.loop;
     try {
       if (!this.reader.isReady) return;
