@@ -17,7 +17,7 @@ export interface SettlementOutboxOptions {
   claimIdleMs?: number;
   /** At most one batch this often, unless the last one was full: a longer interval makes larger batches (fewer transactions). */
   batchIntervalMs?: number;
-  /** How long a read for new charges waits on Redis when there are none (500 ms); a clean stop ends the wait at once (`close`). */
+  /** How long a read for new charges waits on Redis when there are none (500 ms); a clean stop ends the wait (`close`). */
   blockMs?: number;
 }
 
@@ -51,8 +51,12 @@ export class SettlementOutbox {
    * Redis end that read at once (CLIENT UNBLOCK) instead of waiting it out.
    */
   private blockedReader: number | undefined;
-  /** The reader's connection id, learnt once per connection (a reconnection makes another). */
-  private readerId: number | undefined;
+  /**
+   * The reader's connection id, learnt once per connection (a reconnection makes another); null where Redis
+   * refuses CLIENT ID (some managed services disable CLIENT): reads then wait out their block at a stop, as before.
+   */
+  private readerId: number | null | undefined;
+  private readonly forgetReaderId = () => (this.readerId = undefined);
 
   constructor(
     private readonly writer: RedisClient,
@@ -81,7 +85,7 @@ export class SettlementOutbox {
   }
 
   start(): void {
-    this.reader.on('ready', () => (this.readerId = undefined));
+    this.reader.on('ready', this.forgetReaderId);
     this.loop = this.run();
   }
 
@@ -182,9 +186,9 @@ export class SettlementOutbox {
           await this.settle(claimed.messages.filter((entry): entry is NonNullable<typeof entry> => entry !== null));
         }
         // Our own unacknowledged entries first (a settlement that failed), then new ones.
-        if (!backlog) this.readerId ??= await this.reader.clientId();
+        if (!backlog) this.readerId ??= await this.reader.clientId().catch(() => null);
         if (this.stopping.signal.aborted) break;
-        this.blockedReader = backlog ? undefined : this.readerId;
+        this.blockedReader = backlog ? undefined : (this.readerId ?? undefined);
         const reply = await this.reader
           .xReadGroup(GROUP, this.consumer, { key: this.options.key, id: backlog ? '0' : '>' }, { COUNT: this.batchSize, ...(backlog ? {} : { BLOCK: this.blockMs }) })
           .finally(() => (this.blockedReader = undefined));
@@ -205,6 +209,7 @@ export class SettlementOutbox {
   /** Stops reading, then settles what this process still holds, so a clean shutdown leaves nothing behind. */
   async close(): Promise<void> {
     this.stopping.abort();
+    this.reader.off('ready', this.forgetReaderId);
     // A blocking read in progress ends now, as if it had timed out (a read that reaches Redis after this still waits out its `blockMs`).
     const blocked = this.blockedReader;
     if (blocked !== undefined) await this.writer.clientUnblock(blocked).catch(() => undefined);
