@@ -8,6 +8,7 @@ import { readItemPage } from '@comps/shared/market/parse/item-page';
 import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
+import { serviceEntry } from '@comps/scripts/stack/launch-stack';
 import { FIXTURES_DIR } from '../test/helpers/fixtures.js';
 import { median } from './bench-stack.js';
 import { bareTokenize as tokenize } from './bare-tokenize.js';
@@ -159,7 +160,7 @@ function cpuMs(pid: number): number {
 
 async function simulatorSection(oneByteText: OneByteText | undefined): Promise<void> {
   const port = await freePort();
-  const sim = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'services', 'market-sim', 'dist', 'main.js')], {
+  const sim = spawn(process.execPath, [serviceEntry('market-sim')], {
     env: { PATH: process.env.PATH ?? '', MARKET_SIM_PORT: String(port), LOG_LEVEL: 'warn', MARKET_SIM_CACHE_MB: '512' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

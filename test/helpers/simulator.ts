@@ -1,13 +1,12 @@
-import path from 'node:path';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { ManagedProcess } from '@comps/scripts/stack/managed-process';
-import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
+import { ROOT_DIR, serviceEntry } from '@comps/scripts/stack/launch-stack';
 import { withoutTapHooks } from './without-tap-hooks.js';
 
 /** The marketplace simulator alone, on a free port, with the given knobs; stopped when the test ends. */
 export async function startSimulator(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<string> {
   const port = await freePort();
-  const [command, args] = withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'services', 'market-sim', 'dist', 'main.js')]);
+  const [command, args] = withoutTapHooks(process.execPath, [serviceEntry('market-sim')]);
   const sim = new ManagedProcess({
     name: 'market-sim',
     command,

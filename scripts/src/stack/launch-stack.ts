@@ -8,6 +8,14 @@ export const ROOT_DIR = path.resolve(fileURLToPath(new URL('../../..', import.me
 
 export type ServiceName = 'market-sim' | 'accounts' | 'api' | 'jobs';
 
+/**
+ * The file a service runs from: its compiled entry bundled with everything it imports into one file
+ * (scripts/bundle-services.mjs, part of `npm run build`), which `npm start`, the tests and the image run.
+ */
+export function serviceEntry(name: ServiceName): string {
+  return path.join(ROOT_DIR, 'services', name, 'dist', 'main.bundle.js');
+}
+
 export interface StackPorts {
   public: number;
   marketSim: number;
@@ -95,7 +103,7 @@ function nodeService(
   nodeFlags: readonly string[],
   launcher: readonly string[],
 ) {
-  const commandLine = [...launcher, process.execPath, ...nodeFlags, path.join(ROOT_DIR, 'services', name, 'dist', 'main.js')];
+  const commandLine = [...launcher, process.execPath, ...nodeFlags, serviceEntry(name)];
   return new ManagedProcess({
     name,
     command: commandLine[0]!,

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT_DIR, type ServiceName } from '@comps/scripts/stack/launch-stack';
+import { ROOT_DIR, serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
 
 // A service runs with the same runtime variables and Node flags however it is started: npm start and the tests (launchStack, which
@@ -20,14 +20,14 @@ t.test('compose.yaml gives each service its runtime variables, beside the ones e
   }
 });
 
-t.test('compose.yaml starts each service with its Node flags, and the others with none; so does the image its api', async (t) => {
+t.test('compose.yaml starts each service from the file npm start runs, with its Node flags (the others with none); so does the image its api', async (t) => {
   const compose = readFileSync(path.join(ROOT_DIR, 'compose.yaml'), 'utf8');
   t.same(Object.keys(SERVICE_NODE_FLAGS), ['api'], 'the api has some');
   for (const service of ['market-sim', 'accounts', 'api', 'jobs'] as const) {
     const block = new RegExp(`^  ${service}:\\n((?:    .*\\n|\\s*\\n)+)`, 'm').exec(compose)?.[1] ?? '';
     const command = /^    command: (\[.*\])$/m.exec(block)?.[1];
-    t.same(command && JSON.parse(command), ['node', ...(SERVICE_NODE_FLAGS[service] ?? []), `services/${service}/dist/main.js`], `${service}'s command`);
+    t.same(command && JSON.parse(command), ['node', ...(SERVICE_NODE_FLAGS[service] ?? []), path.relative(ROOT_DIR, serviceEntry(service))], `${service}'s command`);
   }
   const image = /^CMD (\[.*\])$/m.exec(readFileSync(path.join(ROOT_DIR, 'services', 'Dockerfile'), 'utf8'))?.[1];
-  t.same(image && JSON.parse(image), ['node', ...(SERVICE_NODE_FLAGS.api ?? []), 'services/api/dist/main.js'], "the image's own command: the api, with its flags");
+  t.same(image && JSON.parse(image), ['node', ...(SERVICE_NODE_FLAGS.api ?? []), path.relative(ROOT_DIR, serviceEntry('api'))], "the image's own command: the api, with its flags");
 });

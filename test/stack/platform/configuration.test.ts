@@ -1,7 +1,6 @@
 import t from 'tap';
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
+import { serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 /**
@@ -9,9 +8,9 @@ import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
  * modules loaded); the timeout only catches a hang, so it leaves room for a machine loaded by the other
  * test files (10 s was once not enough). Killed at the timeout, the error has a signal and no code: -1.
  */
-function runService(service: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+function runService(service: ServiceName, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(...withoutTapHooks(process.execPath, [path.join(ROOT_DIR, 'services', service, 'dist', 'main.js')]), { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
+    execFile(...withoutTapHooks(process.execPath, [serviceEntry(service)]), { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (error, _stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stderr });
     });
   });

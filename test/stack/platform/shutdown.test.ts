@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { freePort } from '@comps/scripts/stack/free-port';
-import { ROOT_DIR, type ServiceName } from '@comps/scripts/stack/launch-stack';
+import { ROOT_DIR, serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
@@ -66,7 +66,7 @@ function readLog(stack: TestStack): Promise<string> {
 
 /** Runs one service by hand with the stack's environment, its output on pipes this test holds. */
 async function startService(stack: TestStack, name: 'accounts' | 'jobs', ports: Record<string, string>, stdio: 'pipe' | 'ipc-parent') {
-  const main = path.join(ROOT_DIR, 'services', name, 'dist', 'main.js');
+  const main = serviceEntry(name);
   // Accounts' own secret (the stack gives it to accounts alone, not in the shared environment).
   const env = { ...stack.env, ...(name === 'accounts' ? { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') } : {}), ...ports };
   if (stdio === 'pipe') return spawn(...withoutTapHooks(process.execPath, [main]), { env, stdio: ['ignore', 'pipe', 'pipe'] });
