@@ -10,6 +10,7 @@
 // dashboard's assets) through `import.meta.url`; in a bundle that names the bundle, so each module's own is put back,
 // as the address of its file relative to the bundle (the checkout, or the image's /app, can move). The parse
 // thread's entry stays a module of its own (a worker loads it by address).
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,19 +35,48 @@ function ownModuleUrl(outDir) {
   };
 }
 
+/**
+ * Whether the bundle is newer than every file it was made from (listed beside it at its build) and than this script:
+ * a build that changed nothing (npm start again, each test of npm start) makes none.
+ */
+function upToDate(bundle, inputsFile) {
+  try {
+    const built = statSync(bundle).mtimeMs;
+    const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
+    return [fileURLToPath(import.meta.url), ...inputs.map((input) => path.join(ROOT, input))].every((file) => statSync(file).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
 for (const name of SERVICES) {
   const outDir = path.join(ROOT, 'services', name, 'dist');
-  await build({
+  const bundle = path.join(outDir, BUNDLE_NAME);
+  const inputsFile = path.join(outDir, `${BUNDLE_NAME}.inputs.json`);
+  if (upToDate(bundle, inputsFile)) continue;
+  const result = await build({
+    absWorkingDir: ROOT,
     entryPoints: [path.join(outDir, 'main.js')],
-    outfile: path.join(outDir, BUNDLE_NAME),
+    outfile: bundle,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
     logLevel: 'warning',
+    metafile: true,
+    write: false,
     // CommonJS packages (mysql2, koa's) call require() for Node's own modules: an ES module has none of its own.
     banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
     plugins: [ownModuleUrl(outDir)],
   });
+  // Each file is put in place whole (written beside it, then renamed over it): a service starting from the bundle
+  // while another build runs (npm start beside a running stack) reads the old one or the new one, never half of one.
+  // The list of inputs goes last, so that a build stopped halfway is not taken for a finished one.
+  const files = [...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })), { path: inputsFile, contents: JSON.stringify(Object.keys(result.metafile.inputs)) }];
+  for (const file of files) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.contents);
+    renameSync(temporary, file.path);
+  }
 }
