@@ -20,7 +20,7 @@ export interface BenchStack {
  * shared upstream capacity out of the way (the benchmark measures the stack, not the limit), and a
  * pro workspace whose quota, rate and concurrency are out of the way too.
  */
-export async function startBenchStack(name: string, env: Record<string, string> = {}, serviceEnv: StackOptions['serviceEnv'] = {}): Promise<BenchStack> {
+export async function startBenchStack(name: string, env: Record<string, string> = {}, serviceEnv: StackOptions['serviceEnv'] = {}, modules = false): Promise<BenchStack> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? `mysql://root@127.0.0.1:3306/comps_bench_${name}`;
   await resetBenchDatabase(databaseUrl);
   const internalToken = 'bench-token-bench-token-bench-token-00';
@@ -40,6 +40,7 @@ export async function startBenchStack(name: string, env: Record<string, string> 
     },
     serviceEnv: withTrialEnv(serviceEnv),
     ...trialFlags(),
+    modules,
     output: 'inherit',
   });
   const agent = new Agent();

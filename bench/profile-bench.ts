@@ -47,7 +47,8 @@ const fixed = (value: number, width = 7) => value.toFixed(2).padStart(width);
 async function profileLevel(concurrency: number): Promise<string[]> {
   const ports = { api: await freePort(), accounts: await freePort() };
   const inspect = (port: number) => ({ NODE_OPTIONS: `--inspect=127.0.0.1:${port}` });
-  const bench = await startBenchStack('profile', {}, { api: inspect(ports.api), accounts: inspect(ports.accounts) });
+  // The services' modules file by file, not their bundles: the profile then tells each function's module.
+  const bench = await startBenchStack('profile', {}, { api: inspect(ports.api), accounts: inspect(ports.accounts) }, true);
   const lines: string[] = [];
   try {
     const { stack } = bench;

@@ -106,8 +106,8 @@ function npmScript(name) {
 }
 
 /** Runs a command as the last step, passing the launcher's stop signals on, and exits with its status. */
-function handOver(command, args, env = process.env) {
-  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', env });
+function handOver(command, args) {
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
   child.on('error', (error) => fail(`could not run ${command}: ${error.message}`));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
@@ -141,9 +141,7 @@ async function main(mode, args) {
     { kind: 'MariaDB', url: process.env.TEST_DATABASE_URL || TEST_DEFAULTS.TEST_DATABASE_URL, variable: 'TEST_DATABASE_URL' },
     { kind: 'Redis', url: process.env.TEST_REDIS_URL || TEST_DEFAULTS.TEST_REDIS_URL, variable: 'TEST_REDIS_URL' },
   ]);
-  // Coverage is off (.taprc), but tap's process info still records every module each test file loads, for it: it reads
-  // each file again and counts its lines (0.2-0.3 s of CPU a file that loads a service). Excluding every file records none.
-  handOver(path.join(ROOT, 'node_modules', '.bin', 'tap'), args, { _TAPJS_PROCESSINFO_EXCLUDE_: '/./', ...process.env });
+  handOver(path.join(ROOT, 'node_modules', '.bin', 'tap'), args);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -10,7 +10,7 @@
 // dashboard's assets) through `import.meta.url`; in a bundle that names the bundle, so each module's own is put back,
 // as the address of its file relative to the bundle (the checkout, or the image's /app, can move). The parse
 // thread's entry stays a module of its own (a worker loads it by address).
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,9 @@ function ownModuleUrl(outDir) {
     setup(builder) {
       builder.onLoad({ filter: /\.(m?js)$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
+        // Only `import.meta.url` is put back: another property (dirname, filename, resolve) would name the bundle's.
+        const other = /import\.meta\.(?!url\b)\w+/.exec(source);
+        if (other) throw new Error(`${args.path}: ${other[0]} would be the bundle's; use import.meta.url`);
         if (!source.includes('import.meta.url')) return undefined;
         const relative = path.relative(outDir, args.path).split(path.sep).join('/');
         return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(relative)}, import.meta.url).href`), loader: 'js' };
@@ -35,25 +38,39 @@ function ownModuleUrl(outDir) {
   };
 }
 
+/** Files besides its inputs whose change makes a bundle anew: this script (its options), the dependencies' versions. */
+const ALWAYS_CHECKED = [path.relative(ROOT, fileURLToPath(import.meta.url)), 'package-lock.json'];
+
+const modifiedAt = (file) => statSync(path.join(ROOT, file)).mtimeMs;
+
 /**
- * Whether the bundle is newer than every file it was made from (listed beside it at its build) and than this script:
- * a build that changed nothing (npm start again, each test of npm start) makes none.
+ * Whether every file the bundle was made from is as it was then (its modification time, recorded beside the bundle
+ * at its build): a build that changed nothing (npm start again, each test of npm start) makes none.
  */
-function upToDate(bundle, inputsFile) {
+function upToDate(inputsFile) {
   try {
-    const built = statSync(bundle).mtimeMs;
-    const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
-    return [fileURLToPath(import.meta.url), ...inputs.map((input) => path.join(ROOT, input))].every((file) => statSync(file).mtimeMs <= built);
+    const recorded = JSON.parse(readFileSync(inputsFile, 'utf8'));
+    return Object.entries(recorded).every(([file, mtimeMs]) => modifiedAt(file) === mtimeMs);
   } catch {
     return false;
   }
+}
+
+/** Puts a file in place whole (written beside it, then renamed over it): a reader sees the old file or the new one. */
+function replaceFile(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, file);
 }
 
 for (const name of SERVICES) {
   const outDir = path.join(ROOT, 'services', name, 'dist');
   const bundle = path.join(outDir, BUNDLE_NAME);
   const inputsFile = path.join(outDir, `${BUNDLE_NAME}.inputs.json`);
-  if (upToDate(bundle, inputsFile)) continue;
+  if (upToDate(inputsFile)) continue;
+  // Gone until the bundle is written whole: a build stopped halfway is not taken for a finished one.
+  rmSync(inputsFile, { force: true });
+  const started = Date.now();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [path.join(outDir, 'main.js')],
@@ -70,13 +87,10 @@ for (const name of SERVICES) {
     banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
     plugins: [ownModuleUrl(outDir)],
   });
-  // Each file is put in place whole (written beside it, then renamed over it): a service starting from the bundle
-  // while another build runs (npm start beside a running stack) reads the old one or the new one, never half of one.
-  // The list of inputs goes last, so that a build stopped halfway is not taken for a finished one.
-  const files = [...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })), { path: inputsFile, contents: JSON.stringify(Object.keys(result.metafile.inputs)) }];
-  for (const file of files) {
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, file.contents);
-    renameSync(temporary, file.path);
-  }
+  // A service starting from the bundle while another build runs (npm start beside a running stack) reads the old one
+  // or the new one, never half of one.
+  for (const file of result.outputFiles) replaceFile(file.path, file.contents);
+  const recorded = Object.fromEntries([...ALWAYS_CHECKED, ...Object.keys(result.metafile.inputs)].map((file) => [file, modifiedAt(file)]));
+  // A file changed while esbuild read it may be in the bundle as it was: no record then, and the next build makes it anew.
+  if (Object.values(recorded).every((mtimeMs) => mtimeMs < started)) replaceFile(inputsFile, JSON.stringify(recorded));
 }

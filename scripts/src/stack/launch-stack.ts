@@ -10,10 +10,12 @@ export type ServiceName = 'market-sim' | 'accounts' | 'api' | 'jobs';
 
 /**
  * The file a service runs from: its compiled entry bundled with everything it imports into one file
- * (scripts/bundle-services.mjs, part of `npm run build`), which `npm start`, the tests and the image run.
+ * (scripts/bundle-services.mjs, part of `npm run build`), which `npm start`, the tests and the image run;
+ * or, with `modules`, the compiled entry itself, each module loaded from its own file (a CPU profile then
+ * names the module of each function: bench:profile).
  */
-export function serviceEntry(name: ServiceName): string {
-  return path.join(ROOT_DIR, 'services', name, 'dist', 'main.bundle.js');
+export function serviceEntry(name: ServiceName, form: 'bundle' | 'modules' = 'bundle'): string {
+  return path.join(ROOT_DIR, 'services', name, 'dist', form === 'bundle' ? 'main.bundle.js' : 'main.js');
 }
 
 export interface StackPorts {
@@ -42,6 +44,8 @@ export interface StackOptions {
    * `env -u NODE_OPTIONS`, which keeps out the loader hook tap puts into everything a test spawns.
    */
   nodeLauncher?: readonly string[];
+  /** Runs the services' compiled modules file by file rather than their bundles (`serviceEntry`): a profile's. */
+  modules?: boolean;
   output?: ProcessOutput;
   caddyBin?: string;
   /** Aborting it during the start stops what was started; launchStack then rejects. */
@@ -101,9 +105,9 @@ function nodeService(
   readyUrl: string,
   output: ProcessOutput,
   nodeFlags: readonly string[],
-  launcher: readonly string[],
+  start: { launcher: readonly string[]; form: 'bundle' | 'modules' },
 ) {
-  const commandLine = [...launcher, process.execPath, ...nodeFlags, serviceEntry(name)];
+  const commandLine = [...start.launcher, process.execPath, ...nodeFlags, serviceEntry(name, start.form)];
   return new ManagedProcess({
     name,
     command: commandLine[0]!,
@@ -140,7 +144,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
   const envFor = (name: ServiceName, own: Record<string, string>) => ({ ...SERVICE_RUNTIME_ENV[name], ...base, ...own, ...(options.serviceEnv?.[name] ?? {}) });
   // A benchmark's trial flags come after the service's own: for V8, the last of a flag wins.
   const flagsOf = (name: ServiceName) => [...(SERVICE_NODE_FLAGS[name] ?? []), ...(options.nodeFlags?.[name] ?? [])];
-  const launcher = options.nodeLauncher ?? [];
+  const start = { launcher: options.nodeLauncher ?? [], form: options.modules ? 'modules' : 'bundle' } as const;
 
   const marketSim = nodeService(
     'market-sim',
@@ -148,7 +152,7 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     `${local(ports.marketSim)}/readyz`,
     output,
     flagsOf('market-sim'),
-    launcher,
+    start,
   );
   const accounts = nodeService(
     'accounts',
@@ -160,18 +164,18 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     `${local(ports.accountsInternal)}/readyz`,
     output,
     flagsOf('accounts'),
-    launcher,
+    start,
   );
   const apiEnv = (apiPort: number, internalPort: number, extra: Record<string, string> = {}) =>
     ({ ...envFor('api', { API_PORT: String(apiPort), API_INTERNAL_PORT: String(internalPort) }), ...extra });
-  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output, flagsOf('api'), launcher);
+  const api = nodeService('api', apiEnv(ports.api, ports.apiInternal), `${local(ports.apiInternal)}/readyz`, output, flagsOf('api'), start);
   const jobs = nodeService(
     'jobs',
     envFor('jobs', { JOBS_INTERNAL_PORT: String(ports.jobsInternal) }),
     `${local(ports.jobsInternal)}/readyz`,
     output,
     flagsOf('jobs'),
-    launcher,
+    start,
   );
   const caddyVariables = Object.fromEntries(
     CADDY_VARIABLES.flatMap((name) => (options.env[name] ? [[name, options.env[name]] as const] : [])),
@@ -241,14 +245,14 @@ export async function launchStack(options: StackOptions): Promise<Stack> {
     async startExtraApi(env = {}) {
       const apiPort = await freePort();
       const internalPort = await freePort();
-      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'), launcher);
+      const extra = nodeService('api', apiEnv(apiPort, internalPort, env), `${local(internalPort)}/readyz`, output, flagsOf('api'), start);
       await extra.start();
       extras.push(extra);
       return { url: local(apiPort), internalUrl: local(internalPort), process: extra };
     },
     async startExtraJobs(env = {}) {
       const internalPort = await freePort();
-      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output, flagsOf('jobs'), launcher);
+      const extra = nodeService('jobs', { ...envFor('jobs', { JOBS_INTERNAL_PORT: String(internalPort) }), ...env }, `${local(internalPort)}/readyz`, output, flagsOf('jobs'), start);
       await extra.start();
       extras.push(extra);
       return { url: local(internalPort), process: extra };
