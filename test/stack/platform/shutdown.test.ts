@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { freePort } from '@comps/scripts/stack/free-port';
-import { ROOT_DIR, serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
+import { serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
