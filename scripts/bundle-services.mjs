@@ -8,7 +8,7 @@
 // and compiled once (the api's modules to its configuration check: 0.68 s of CPU against 1.2; a stack's start 5.1 s).
 // What it costs: the api held 110 and 124 MB after bench:api's 10,000 searches against 98 MB from its modules.
 //
-// The modules keep what they find beside them (migrations, the parse thread's entry, the native helper, the
+// The modules keep what they find beside them (the parse thread's entry, the native helper, the
 // dashboard's assets) through `import.meta.url`; in a bundle that names the bundle, so each module's own is put back,
 // as the address of its file relative to the bundle (the checkout, or the image's /app, can move). The parse
 // thread's entry stays a module of its own (a worker loads it by address).

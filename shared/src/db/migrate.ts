@@ -1,11 +1,12 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { FileMigrationProvider, Migrator, sql, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationResult } from 'kysely';
 import { createRawDb, splitDatabaseUrl } from './create-db.js';
 
-/** A service's own migrations: their folder, and the tables that record which ran (one pair per service). */
+/**
+ * A service's own migrations, each by its name (its file's, as the table that records which ran holds it), and that
+ * table (one, with its lock table, per service).
+ */
 export interface MigrationSet {
-  folder: string;
+  migrations: Readonly<Record<string, Migration>>;
   table: string;
 }
 
@@ -34,7 +35,7 @@ export async function migrateToLatest(url: string, set: MigrationSet): Promise<M
   try {
     const migrator = new Migrator({
       db,
-      provider: new FileMigrationProvider({ fs, path, migrationFolder: set.folder }),
+      provider: { getMigrations: async () => ({ ...set.migrations }) },
       migrationTableName: set.table,
       migrationLockTableName: `${set.table}_lock`,
     });
