@@ -1,6 +1,7 @@
 import t from 'tap';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { MigrationSet } from '@comps/shared/db/migrate';
 import { ROOT_DIR } from '@comps/scripts/stack/launch-stack';
 import { ACCOUNTS_MIGRATIONS } from '../../../services/accounts/src/db/accounts-migrations.js';
@@ -23,6 +24,10 @@ for (const [service, set] of sets) {
       .sort();
     t.ok(files.length > 0);
     t.strictSame(Object.keys(set.migrations), files, 'every file, by its name, in the order they run');
-    for (const [name, migration] of Object.entries(set.migrations)) t.equal(typeof migration.up, 'function', `${name} has its up`);
+    // Each name's migration is that file's module (a name paired with another's would run the wrong one under it).
+    for (const [name, migration] of Object.entries(set.migrations)) {
+      t.equal(migration, await import(pathToFileURL(path.join(folder, `${name}.ts`)).href), `${name} is its file's`);
+      t.equal(typeof migration.up, 'function', `${name} has its up`);
+    }
   });
 }

@@ -7,7 +7,9 @@ import { usedOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
-const stack = await startTestStack(t, { serviceEnv: { api: { MARKET_TIMEOUT_MS: '8000' } } });
+/** The permits' lease (the default, set here so that the test below reads it as the stack runs it). */
+const LEASE_MS = 3000;
+const stack = await startTestStack(t, { env: { LEASE_MS: String(LEASE_MS) }, serviceEnv: { api: { MARKET_TIMEOUT_MS: '8000' } } });
 
 const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
 
@@ -36,29 +38,29 @@ t.test('two api processes sharing Redis still admit only 2', async (t) => {
 });
 
 t.test('a process killed with SIGKILL while holding permits gives them back within a lease (short leases, renewed while held)', async (t) => {
-  const LEASE_MS = 3000;
   const redis = await createClient({ url: TEST_REDIS_URL }).connect();
   t.teardown(() => redis.destroy());
-  const doomed = await stack.startExtraApi();
+  // Its call hangs past the kill, however slow the machine: the kill comes about 5 s after it is sent.
+  const doomed = await stack.startExtraApi({ MARKET_TIMEOUT_MS: '20000' });
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 1 });
   const inFlight = `${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`;
-  const hanging = slow(apiKey, doomed.url, 7000).catch(() => null);
-  const sent = Date.now();
+  const hanging = slow(apiKey, doomed.url, 15_000).catch(() => null);
   await new Promise((resolve) => setTimeout(resolve, 500));
   assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
+  // The hanging call held its permit by then: its first lease lapses at most a lease from now.
+  const admittedBy = Date.now();
   // Held longer than a lease: renewal keeps it while the process lives.
   await new Promise((resolve) => setTimeout(resolve, 4000));
   assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
   await doomed.process.kill();
   const killedAt = Date.now();
   await hanging;
-  // The permit is a member scored by its expiry: renewed past the first lease, and lapsing at most
-  // a lease after the kill (its last renewal came before it). Read from Redis, not timed, so a
-  // loaded machine cannot fail it.
+  // The permit is a member scored by its expiry: renewed past its first lease, and lapsing at most a lease after the
+  // kill (its last renewal came before it). Read from Redis, not timed, so a loaded machine cannot fail it.
   const permits = await redis.zRangeWithScores(inFlight, 0, -1);
   t.equal(permits.length, 1, 'the dead process still holds its one permit');
   const expiresAt = permits[0]!.score;
-  t.ok(expiresAt > sent + LEASE_MS, 'it was renewed while the process lived');
+  t.ok(expiresAt > admittedBy + LEASE_MS, `it was renewed while the process lived (lapsing ${expiresAt - admittedBy} ms after it was first seen held)`);
   t.ok(expiresAt <= killedAt + LEASE_MS, `it lapses ${expiresAt - killedAt} ms after the kill, within a lease of ${LEASE_MS} ms`);
   await eventually('a slow search is admitted again', async () => ((await slow(apiKey, stack.baseUrl, 10)).status === 200 ? true : undefined), { timeoutMs: 15_000, intervalMs: 200 });
   t.ok(Date.now() >= expiresAt, 'admitted once it lapsed, not before');
