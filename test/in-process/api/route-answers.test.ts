@@ -1,8 +1,10 @@
 import t from 'tap';
+import { createClient } from '@redis/client';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
-import { request } from '../../helpers/http-client.js';
+import { eventually, request } from '../../helpers/http-client.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
+import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // In-process: every error answer of every route, provoked; each must be in that route's operation,
 // and every (status, code) an operation lists must be provoked here (the document says no more and no less).
@@ -61,10 +63,18 @@ async function answerOf(route: { method: string; path: string }, call: Call): Pr
   return `${response.status} ${response.body?.code ?? '(no error)'}`;
 }
 
-/** Two calls at once; the answer of the second, which starts once the first is under way. */
+const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+t.teardown(() => redis.destroy());
+/** The marketplace calls in flight (their permits, leases in Redis) of every api here. */
+const callsInFlight = async () => Number(await redis.zCard(`${stack.redisKeyPrefix}upstream:in-flight`));
+
+/**
+ * Two calls at once; the answer of the second, which starts once the first holds its marketplace call's permit (this
+ * file's calls otherwise run one at a time), however long the first took to get there.
+ */
 async function whileAnotherRuns(route: { method: string; path: string }, first: Call, second: Call): Promise<string> {
   const running = answerOf(route, first);
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  await eventually('the first call holds its permit', async () => ((await callsInFlight()) >= 1 ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
   const answer = await answerOf(route, second);
   await running;
   return answer;

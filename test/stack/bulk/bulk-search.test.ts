@@ -126,12 +126,15 @@ t.test('concurrency 2 with 6 slow keywords: all succeed, in about three rounds; 
   await call.done;
   const first = call.events[0]!;
   t.equal(first.event, 'progress');
-  t.ok(first.at < 500, `the first event came through Caddy after ${first.at.toFixed(0)} ms, while the keywords ran`);
   const results = call.events.filter((event) => event.event === 'result');
   t.equal(results.length, 6, 'all six succeed (none refused for concurrency)');
   const finished = results.map((event) => event.at).sort((a, b) => a - b);
-  t.ok(finished[5]! >= 2000, `three rounds of 700 ms (${finished[5]!.toFixed(0)} ms in all)`);
-  t.ok(finished[1]! < finished[2]! - 400 && finished[3]! < finished[4]! - 400, 'in pairs');
+  // Against the first result (700 ms of the marketplace's at least), not the clock: a stream Caddy held back would
+  // bring them together, however fast or slow the machine.
+  t.ok(first.at < finished[0]! - 300, `the first event came through Caddy after ${first.at.toFixed(0)} ms, the first result after ${finished[0]!.toFixed(0)}: while the keywords ran`);
+  // Two at a time: the third and fifth answers end a second and a third round of 700 ms at the earliest.
+  t.ok(finished[2]! >= 1400 && finished[4]! >= 2100, `in rounds of two (${finished.map((at) => at.toFixed(0)).join(', ')} ms)`);
+  t.ok(finished[5]! >= 2100, `three rounds of 700 ms (${finished[5]!.toFixed(0)} ms in all)`);
   t.equal(await usedOf(stack, workspaceId), 6);
 });
 

@@ -11,11 +11,20 @@ import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 const LEASE_MS = 3000;
 const stack = await startTestStack(t, { env: { LEASE_MS: String(LEASE_MS) }, serviceEnv: { api: { MARKET_TIMEOUT_MS: '8000' } } });
 
+const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+t.teardown(() => redis.destroy());
+
 const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
+
+/** A workspace's marketplace calls in flight: its permits, members of a sorted set scored by their expiry. */
+const inFlightKey = (workspaceId: string) => `${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`;
+/** Until the workspace holds `count` permits: the calls sent are under way, however slowly the machine got them there. */
+const holding = (workspaceId: string, count: number) =>
+  eventually(`${count} calls of the workspace in flight`, async () => ((await redis.zCard(inFlightKey(workspaceId))) === count ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
 
 t.test('with a concurrency of 2 and slow answers, a third parallel request is 429 concurrency_limited', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
-  const responses = await Promise.all([slow(apiKey), slow(apiKey), new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey))]);
+  const responses = await Promise.all([slow(apiKey), slow(apiKey), holding(workspaceId, 2).then(() => slow(apiKey))]);
   t.strictSame(responses.map((response) => response.status), [200, 200, 429]);
   const body = assertError(t, responses[2]!, 429, 'concurrency_limited');
   t.ok(body.retryAfter! >= 1);
@@ -26,28 +35,26 @@ t.test('with a concurrency of 2 and slow answers, a third parallel request is 42
 
 t.test('two api processes sharing Redis still admit only 2', async (t) => {
   const second = await stack.startExtraApi();
-  const { apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  const under = holding(workspaceId, 2);
   const responses = await Promise.all([
     slow(apiKey, stack.baseUrl),
     slow(apiKey, second.url),
-    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, second.url)),
-    new Promise((resolve) => setTimeout(resolve, 300)).then(() => slow(apiKey, stack.baseUrl)),
+    under.then(() => slow(apiKey, second.url)),
+    under.then(() => slow(apiKey, stack.baseUrl)),
   ]);
   t.strictSame(responses.map((response) => response.status).sort(), [200, 200, 429, 429]);
   await second.process.stop();
 });
 
 t.test('a process killed with SIGKILL while holding permits gives them back within a lease (short leases, renewed while held)', async (t) => {
-  const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-  t.teardown(() => redis.destroy());
   // Its call hangs past the kill, however slow the machine: the kill comes about 5 s after it is sent.
   const doomed = await stack.startExtraApi({ MARKET_TIMEOUT_MS: '20000' });
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 1 });
-  const inFlight = `${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`;
   const hanging = slow(apiKey, doomed.url, 15_000).catch(() => null);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await holding(workspaceId, 1);
   assertError(t, await slow(apiKey, stack.baseUrl, 10), 429, 'concurrency_limited');
-  // The hanging call held its permit by then: its first lease lapses at most a lease from now.
+  // The hanging call holds its permit: its first lease lapses at most a lease from now.
   const admittedBy = Date.now();
   // Held longer than a lease: renewal keeps it while the process lives.
   await new Promise((resolve) => setTimeout(resolve, 4000));
@@ -57,7 +64,7 @@ t.test('a process killed with SIGKILL while holding permits gives them back with
   await hanging;
   // The permit is a member scored by its expiry: renewed past its first lease, and lapsing at most a lease after the
   // kill (its last renewal came before it). Read from Redis, not timed, so a loaded machine cannot fail it.
-  const permits = await redis.zRangeWithScores(inFlight, 0, -1);
+  const permits = await redis.zRangeWithScores(inFlightKey(workspaceId), 0, -1);
   t.equal(permits.length, 1, 'the dead process still holds its one permit');
   const expiresAt = permits[0]!.score;
   t.ok(expiresAt > admittedBy + LEASE_MS, `it was renewed while the process lived (lapsing ${expiresAt - admittedBy} ms after it was first seen held)`);
@@ -88,7 +95,10 @@ t.test('shared upstream capacity: past a wait for a permit, many workspaces agai
   const narrow = await stack.startExtraApi({ UPSTREAM_MAX_IN_FLIGHT: '2', UPSTREAM_CALLS_PER_SECOND: '100', UPSTREAM_WAIT_MS: '0' });
   t.teardown(() => narrow.process.stop());
   const workspaces = await Promise.all(Array.from({ length: 8 }, () => createWorkspace(stack)));
-  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.url, '/v1/scrape?keyword=x+sim:slow=1000', { apiKey })));
+  // Each key known to the new process first, so that the eight reach their admission together (the first two then
+  // hold the capacity 5 s, however slow the machine), not one by one behind their keys' first lookups.
+  for (const { apiKey } of workspaces) t.equal((await request(narrow.url, '/usage', { apiKey })).status, 200);
+  const responses = await Promise.all(workspaces.map(({ apiKey }) => request(narrow.url, '/v1/scrape?keyword=x+sim:slow=5000', { apiKey })));
   const statuses = responses.map((response) => response.status);
   t.equal(statuses.filter((status) => status === 200).length, 2, 'two calls in flight at most');
   const refused = responses.filter((response) => response.status === 503);
