@@ -36,10 +36,12 @@ export async function request<T = any>(baseUrl: string, path: string, options: R
 
 /**
  * Polls `check` until it returns a value other than undefined; after `timeoutMs` it fails naming
- * what it waited for (`label`), so that a failure says which wait gave up.
+ * what it waited for (`label`), so that a failure says which wait gave up. The default only bounds
+ * a hang (what crosses processes takes seconds on a loaded 2-core machine); a wait whose length is
+ * the behaviour under test says its own.
  */
 export async function eventually<T>(label: string, check: () => Promise<T | undefined>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
-  const { timeoutMs = 5000, intervalMs = 50 } = options;
+  const { timeoutMs = 15_000, intervalMs = 50 } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -105,6 +105,8 @@ export interface NpmStack {
   /** Where the admin command reaches this stack's accounts service, and with which token. */
   accountsInternalUrl: string;
   internalToken: string;
+  /** The prefix of the stack's Redis keys (its permits among them). */
+  redisKeyPrefix: string;
   /** Everything the stack wrote so far (the launcher, every service, Caddy). */
   output(): string;
   /** The pid of each process the launcher reported ready, the launcher included, in start order. */
@@ -282,6 +284,7 @@ async function startNpmStackOnce(t: Teardown, options: NpmStackOptions): Promise
     baseUrl: `http://127.0.0.1:${publicPort}`,
     accountsInternalUrl: `http://127.0.0.1:${accountsInternalPort}`,
     internalToken,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX!,
     output,
     pids,
     waitForOutput,

@@ -573,8 +573,9 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   const prefix = newPrefix();
   const lease = gate();
   const giveBack = gate();
-  // Idle after 2.5 s: the lease lock, which a read waits for at most, lasts as long (max(1 s, ALLOWANCE_IDLE_MS)).
-  const api = processOf(prefix, { blockUnits: 20, idleMs: 2500, leaseAnswered: lease.wait, returning: giveBack.wait });
+  // Idle after 8 s: the lease lock, which a read waits for at most, lasts as long (max(1 s, ALLOWANCE_IDLE_MS)), and must
+  // outlive the steps below until the lease is let through, however slow the machine.
+  const api = processOf(prefix, { blockUnits: 20, idleMs: 8000, leaseAnswered: lease.wait, returning: giveBack.wait });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   const usageOf = () => readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal);
   /** A usage read, and whether it has answered yet. */
@@ -599,8 +600,8 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   t.match(await whileLeased.usage, { used: delivered, remaining: 10_000 - delivered }, 'then counts its units as remaining');
   t.ok(await allowanceIdOf(prefix, workspaceId), 'the allowance is in Redis');
 
-  // Nobody takes from it for 2.5 s: it goes back, and the return waits before accounts has it.
-  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined), { timeoutMs: 10_000 });
+  // Nobody takes from it for 8 s: it goes back, and the return waits before accounts has it.
+  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined), { timeoutMs: 30_000 });
   t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is still held");
   const whileReturned = startRead();
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -15,18 +15,20 @@ const stack = await startTestStack(t, {
 
 t.test('a job runs to max_pages; its partial results are readable while it runs; pages, charges, usage and history agree', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
-  // Eight slow pages: two turns of four (JOBS_PAGES_AHEAD), so the job is seen between them.
-  const created = await createJob(stack, apiKey, { keyword: 'vintage camera sim:slow=400', maxPages: 8, count: 30 });
+  // Eight slow pages: two turns of four (JOBS_PAGES_AHEAD), so the job is seen between them (for over a second, by polls
+  // that take a while on a loaded machine).
+  const created = await createJob(stack, apiKey, { keyword: 'vintage camera sim:slow=1200', maxPages: 8, count: 30 });
   t.equal(created.status, 202);
   assertShape(t, jobRecordSchema, created.body, 'the job record');
-  t.match(created.body, { status: 'queued', stopReason: null, request: { keyword: 'vintage camera sim:slow=400', marketSite: 'market.com', maxPages: 8, count: 30, resultType: 'inline' }, progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, items: [] });
+  t.match(created.body, { status: 'queued', stopReason: null, request: { keyword: 'vintage camera sim:slow=1200', marketSite: 'market.com', maxPages: 8, count: 30, resultType: 'inline' }, progress: { pagesFetched: 0, pagesCharged: 0, itemsCollected: 0 }, items: [] });
   t.equal(created.headers.get('location'), created.body.resultsUrl);
   t.equal(created.body.resultsUrl, `/v1/scrape/max/results/${created.body.jobId}`);
   const jobId = created.body.jobId;
 
-  const started = Date.now();
   const partial = await waitForJob(stack, apiKey, jobId, (job) => job.progress.pagesFetched >= 1 && job.status === 'running');
-  t.ok(Date.now() - started < 3000, 'the job started at once');
+  // By its own times (the polls through Caddy are no measure of it on a loaded machine): a worker took it at once.
+  const startedAfterMs = Date.parse(partial.startedAt!) - Date.parse(created.body.createdAt);
+  t.ok(startedAfterMs >= 0 && startedAfterMs < 2000, `the job started at once (${startedAfterMs} ms after it was created)`);
   t.equal(partial.items.length, partial.progress.itemsCollected, 'what is collected so far is readable while it runs');
   t.ok(partial.items.every((item) => item.page <= partial.progress.pagesFetched));
 

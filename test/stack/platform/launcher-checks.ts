@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient } from '@redis/client';
 import type { Test } from 'tap';
-import { request, type HttpResponse } from '../../helpers/http-client.js';
+import { eventually, request, type HttpResponse } from '../../helpers/http-client.js';
 import { createWorkspaceWithNpm, isAlive, startNpmStack, type NpmStack, type NpmStartOutput } from '../../helpers/test-stack.js';
+import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // Checks shared by the launcher's tests: searches in flight while the stack stops, the stop itself, and the charges
 // of those searches read from the next stack through the public API.
@@ -14,14 +16,23 @@ interface Workspace {
   apiKey: string;
 }
 
-/** Slow searches, given time to reach the simulator before the caller sends its signal. */
+/**
+ * Slow searches, each holding its permit (a lease in Redis: it reached the api and is calling the marketplace) before
+ * the caller sends its signal, however slowly the machine got them there.
+ */
 async function searchesInFlight(stack: NpmStack, workspace: Workspace): Promise<Array<Promise<HttpResponse>>> {
   const searches = Array.from({ length: IN_FLIGHT }, (_, index) =>
-    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=2000`)}&count=10`, {
+    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=3000`)}&count=10`, {
       apiKey: workspace.apiKey,
     }),
   );
-  await sleep(700);
+  const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+  try {
+    const inFlight = `${stack.redisKeyPrefix}upstream:in-flight:${workspace.workspaceId}`;
+    await eventually(`the ${IN_FLIGHT} searches in flight`, async () => ((await redis.zCard(inFlight)) === IN_FLIGHT ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+  } finally {
+    redis.destroy();
+  }
   return searches;
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { createClient } from '@redis/client';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
@@ -10,6 +11,7 @@ import { accountsClient, createWorkspace } from '../../helpers/accounts-client.j
 import { eventually, request } from '../../helpers/http-client.js';
 import { isAlive, startTestStack, type TestStack } from '../../helpers/test-stack.js';
 import { usedOf } from '../../helpers/usage-of.js';
+import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 // Each service stops cleanly on SIGTERM and always exits: a second signal does not cut its shutdown short, a closed
@@ -43,9 +45,12 @@ t.test('a second SIGTERM during the shutdown does not cut it short: searches in 
   const stack = await startTestStack(t);
   const { workspaceId, apiKey } = await createWorkspace(stack, { plan: 'pro' });
   const searches = Array.from({ length: 5 }, (_, index) =>
-    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=1500`)}&count=10`, { apiKey }),
+    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=3000`)}&count=10`, { apiKey }),
   );
-  await sleep(500);
+  // All five reached the api and hold their permits (leases in Redis) before the signal, however slow the machine.
+  const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+  t.teardown(() => redis.destroy());
+  await eventually('the five searches in flight', async () => ((await redis.zCard(`${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`)) === 5 ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
   const api = stack.processes.api.pid!;
   process.kill(api, 'SIGTERM');
   await sleep(200);
