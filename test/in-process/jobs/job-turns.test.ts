@@ -141,8 +141,9 @@ t.test('a page is stored as soon as the one before it is, not once that one\'s c
   const double = meterDouble(async (page, input) => {
     const outcome = await answer(input, page, 5, double.delivered);
     events.push(`stored ${page}`);
-    // Page 1's charge takes long to hand over (a slow outbox): the pages after it need not wait for that.
-    if (page === 1) await new Promise((resolve) => setTimeout(resolve, 500));
+    // Page 1's charge is handed over only once page 3 is stored, or after 10 s (a slow outbox): the pages after it need
+    // not wait for that. (Had they waited, page 1 would be handed over at 10 s, before page 3 is stored.)
+    if (page === 1) for (let waited = 0; !events.includes('stored 3') && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     events.push(`handed over ${page}`);
     return outcome;
   });

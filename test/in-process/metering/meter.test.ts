@@ -165,8 +165,8 @@ t.test('a failure at each step gives back everything taken before it, charges no
   t.match(site, { kind: 'failed', error: { code: 'site_not_enabled' } }, 'the site: nothing taken');
 
   const full = meterWith();
-  const slow = run(full.meter, workspace, search('lamp sim:slow=800'), { concurrency: 1 });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const slow = run(full.meter, workspace, search('lamp sim:slow=3000'), { concurrency: 1 });
+  await eventually('the slow call holds its permit', async () => ((await full.held()) === 1 ? true : undefined), { intervalMs: 10 });
   const refused = await run(full.meter, workspace, search('lamp'), { concurrency: 1 });
   t.match(refused, { kind: 'failed', error: { code: 'concurrency_limited' }, quota: null }, 'admission: nothing reserved');
   t.equal((await slow).kind, 'delivered');

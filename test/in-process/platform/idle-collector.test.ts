@@ -357,7 +357,8 @@ const loaded = youngBytes();
 fullGarbageCollection()();
 const collected = youngBytes();
 endWork();
-await new Promise((next) => setTimeout(next, 500));
+// The idle moment comes 20 ms after the work ends; on a loaded machine, later: polled for up to 10 s.
+for (let waited = 0; collector.totals().collections === 0 && waited < 10000; waited += 50) await new Promise((next) => setTimeout(next, 50));
 const idle = youngBytes();
 collector.close();
 process.stdout.write(JSON.stringify({ loaded, collected, idle, collections: collector.totals().collections, warnings, held: held.reduce((sum, batch) => sum + batch.length, 0) }));
