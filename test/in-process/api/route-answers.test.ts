@@ -9,7 +9,8 @@ import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 // In-process: every error answer of every route, provoked; each must be in that route's operation,
 // and every (status, code) an operation lists must be provoked here (the document says no more and no less).
 const stack = await startInProcessStack(t);
-const slowSimulator = await stack.startSimulator({ MARKET_SIM_LATENCY_MS: '800' });
+// Slow enough that a second call is admitted while the first still runs, however slow the machine.
+const slowSimulator = await stack.startSimulator({ MARKET_SIM_LATENCY_MS: '2000' });
 const real = accountsClient(stack);
 /** Accounts with a fault the service does not expect (a plain Error, not a contract error): every route's 500. */
 const faulty: AccountsClient = { ...real, apiKeys: { ...real.apiKeys, authenticate: { query: async () => { throw new TypeError('a bug'); } } } };

@@ -207,9 +207,9 @@ async function warmUp(process: Process, prefix: string, workspaceId: string): Pr
 
 t.test('a busy workspace leases an allowance: its calls then reserve nothing through accounts, make two Redis round trips, and are charged once each', async (t) => {
   const prefix = newPrefix();
-  // Permits leased for a minute: none is renewed during the calls below (a renewal is a round trip of its own, one a
-  // second while a permit is held, and a slow machine's calls take seconds), so their round trips are the calls' alone.
-  const api = processOf(prefix, { blockUnits: 20, permitLeaseMs: 60_000 });
+  // Permits leased for ten minutes: their renewal, a round trip of its own every third of a lease, never comes during
+  // the calls below (tap ends a file at 180 s), so the round trips counted are the calls' alone.
+  const api = processOf(prefix, { blockUnits: 20, permitLeaseMs: 600_000 });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   const warm = await warmUp(api, prefix, workspaceId);
   t.equal(api.calls.lease, 1, 'one lease for the burst');
@@ -573,8 +573,9 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   const prefix = newPrefix();
   const lease = gate();
   const giveBack = gate();
-  // Idle after 8 s: the lease lock, which a read waits for at most, lasts as long (max(1 s, ALLOWANCE_IDLE_MS)), and must
-  // outlive the steps below until the lease is let through, however slow the machine.
+  // Idle after 8 s: the lease lock lasts as long (max(1 s, ALLOWANCE_IDLE_MS)), and is still held at the check below
+  // however slow the machine. A usage read waits for a block in transit 2 s at most (UNITS_IN_TRANSIT_WAIT_MS): between
+  // a read's start and the look at whether it answered, only a short sleep and one Redis read.
   const api = processOf(prefix, { blockUnits: 20, idleMs: 8000, leaseAnswered: lease.wait, returning: giveBack.wait });
   const { workspaceId } = await createWorkspace(stack, { quota: 10_000 });
   const usageOf = () => readUsage({ accounts, settlements: api.outbox, allowances: api.allowances }, workspaceId, new AbortController().signal);
@@ -590,9 +591,9 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   // The lease held up here, the calls admitted after it was asked wait for it a while (LEASE_LANDING_WAIT_MS), then reserve their own.
   t.equal(delivered, 4, 'four successes, each on a reservation of its own');
   await eventually('accounts granted the lease', async () => ((await db.selectFrom('quotaAllowances').select('id').where('workspaceId', '=', workspaceId).execute()).length === 1 ? true : undefined));
-  const whileLeased = startRead();
   t.equal(await allowanceIdOf(prefix, workspaceId), null, 'the block is not in Redis yet');
   t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is held");
+  const whileLeased = startRead();
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.ok(await probe.get(api.allowances.keys.leaseLock(workspaceId)), 'the lease is still in flight (its lock held)');
   t.notOk(whileLeased.answered, 'the usage read waits while the block is on its way');
@@ -601,11 +602,11 @@ t.test("GET /usage waits for a block on its way between accounts and Redis: a le
   t.ok(await allowanceIdOf(prefix, workspaceId), 'the allowance is in Redis');
 
   // Nobody takes from it for 8 s: it goes back, and the return waits before accounts has it.
-  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined), { timeoutMs: 30_000 });
-  t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is still held");
+  await eventually('the allowance is being given back', async () => ((await probe.hGet(api.allowances.keys.hash(workspaceId), 'returning')) ? true : undefined), { timeoutMs: 30_000, intervalMs: 20 });
   const whileReturned = startRead();
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.notOk(whileReturned.answered, 'the usage read waits while the block is on its way back');
+  t.equal((await accounts.usage.get.query({ workspaceId })).remaining, 10_000 - delivered - 20, "accounts' own view: the block is still held");
   giveBack.open();
   t.match(await whileReturned.usage, { used: delivered, remaining: 10_000 - delivered }, 'then finds it back in accounts');
   await api.stop();

@@ -24,7 +24,8 @@ const holding = (workspaceId: string, count: number) =>
 
 t.test('with a concurrency of 2 and slow answers, a third parallel request is 429 concurrency_limited', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
-  const responses = await Promise.all([slow(apiKey), slow(apiKey), holding(workspaceId, 2).then(() => slow(apiKey))]);
+  // Calls of 4 s: the third is sent once the first two hold their permits, while they still run on any machine.
+  const responses = await Promise.all([slow(apiKey, stack.baseUrl, 4000), slow(apiKey, stack.baseUrl, 4000), holding(workspaceId, 2).then(() => slow(apiKey, stack.baseUrl, 4000))]);
   t.strictSame(responses.map((response) => response.status), [200, 200, 429]);
   const body = assertError(t, responses[2]!, 429, 'concurrency_limited');
   t.ok(body.retryAfter! >= 1);
@@ -36,12 +37,14 @@ t.test('with a concurrency of 2 and slow answers, a third parallel request is 42
 t.test('two api processes sharing Redis still admit only 2', async (t) => {
   const second = await stack.startExtraApi();
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
+  // The key known to the new process first, and calls of 4 s: the last two are sent while the first two still run.
+  t.equal((await request(second.url, '/usage', { apiKey })).status, 200);
   const under = holding(workspaceId, 2);
   const responses = await Promise.all([
-    slow(apiKey, stack.baseUrl),
-    slow(apiKey, second.url),
-    under.then(() => slow(apiKey, second.url)),
-    under.then(() => slow(apiKey, stack.baseUrl)),
+    slow(apiKey, stack.baseUrl, 4000),
+    slow(apiKey, second.url, 4000),
+    under.then(() => slow(apiKey, second.url, 4000)),
+    under.then(() => slow(apiKey, stack.baseUrl, 4000)),
   ]);
   t.strictSame(responses.map((response) => response.status).sort(), [200, 200, 429, 429]);
   await second.process.stop();

@@ -22,7 +22,7 @@ interface Workspace {
  */
 async function searchesInFlight(stack: NpmStack, workspace: Workspace): Promise<Array<Promise<HttpResponse>>> {
   const searches = Array.from({ length: IN_FLIGHT }, (_, index) =>
-    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=3000`)}&count=10`, {
+    request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=5000`)}&count=10`, {
       apiKey: workspace.apiKey,
     }),
   );
