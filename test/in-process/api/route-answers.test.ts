@@ -2,8 +2,9 @@ import t from 'tap';
 import { createClient } from '@redis/client';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
-import { eventually, request } from '../../helpers/http-client.js';
+import { request } from '../../helpers/http-client.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
+import { untilPermitsHeld } from '../../helpers/permits.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // In-process: every error answer of every route, provoked; each must be in that route's operation,
@@ -66,16 +67,16 @@ async function answerOf(route: { method: string; path: string }, call: Call): Pr
 
 const redis = await createClient({ url: TEST_REDIS_URL }).connect();
 t.teardown(() => redis.destroy());
-/** The marketplace calls in flight (their permits, leases in Redis) of every api here. */
-const callsInFlight = async () => Number(await redis.zCard(`${stack.redisKeyPrefix}upstream:in-flight`));
 
 /**
- * Two calls at once; the answer of the second, which starts once the first holds its marketplace call's permit (this
- * file's calls otherwise run one at a time), however long the first took to get there.
+ * Two calls at once; the answer of the second, which starts once the first holds its marketplace call's permit,
+ * however long the first took to get there. This file's calls otherwise run one at a time: the permits of every api
+ * here are counted, from none (a call answered gives its permit back just after its answer).
  */
 async function whileAnotherRuns(route: { method: string; path: string }, first: Call, second: Call): Promise<string> {
+  await untilPermitsHeld(redis, stack.redisKeyPrefix, 0);
   const running = answerOf(route, first);
-  await eventually('the first call holds its permit', async () => ((await callsInFlight()) >= 1 ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+  await untilPermitsHeld(redis, stack.redisKeyPrefix, 1);
   const answer = await answerOf(route, second);
   await running;
   return answer;

@@ -5,6 +5,7 @@ import { accountsClient, createWorkspace } from '../../helpers/accounts-client.j
 import { eventually, request } from '../../helpers/http-client.js';
 import { historyOf, usedOf } from '../../helpers/usage-of.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
+import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 const slowSearch = (base: string, apiKey: string, ms: number) => request(base, `/v1/scrape?keyword=lamp+sim:slow=${ms}&count=5`, { apiKey });
@@ -46,19 +47,18 @@ t.test('a client that disconnects mid-search is not charged, and everything it h
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 1, quota: 5 });
   const redis = await createClient({ url: TEST_REDIS_URL }).connect();
   t.teardown(() => redis.destroy());
-  const inFlight = `${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`;
   const controller = new AbortController();
   const gone = fetch(`${api.baseUrl}/v1/scrape?keyword=lamp+sim:slow=5000&count=5`, {
     headers: { authorization: `Bearer ${apiKey}` },
     signal: controller.signal,
   }).catch((error: unknown) => error);
   // Gone while its marketplace call runs: once it holds its permit (a lease in Redis, scored by its expiry).
-  await eventually('the search holds its permit', async () => ((await redis.zCard(inFlight)) === 1 ? true : undefined), { intervalMs: 20 });
-  const [permit] = await redis.zRangeWithScores(inFlight, 0, -1);
+  await untilPermitsHeld(redis, stack.redisKeyPrefix, 1, workspaceId);
+  const [permit] = await redis.zRangeWithScores(permitsKey(stack.redisKeyPrefix, workspaceId), 0, -1);
   controller.abort();
   await gone;
   // Its permit and its reservation come back at once, not when their leases expire.
-  await eventually('its permit is given back', async () => ((await redis.zCard(inFlight)) === 0 ? true : undefined), { intervalMs: 20 });
+  await untilPermitsHeld(redis, stack.redisKeyPrefix, 0, workspaceId);
   t.ok(Date.now() < permit!.score, 'its permit came back before its lease would have lapsed');
   const next = await eventually('the next slow search is admitted', async () => {
     const response = await slowSearch(api.baseUrl, apiKey, 10);

@@ -6,6 +6,7 @@ import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { createJob, jobResults, waitForJob } from '../../helpers/jobs.js';
+import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
@@ -20,11 +21,10 @@ t.teardown(() => db.destroy());
 const redis = await createClient({ url: TEST_REDIS_URL }).connect();
 t.teardown(() => redis.destroy());
 
-/** A workspace's marketplace calls in flight (the api's and the jobs'): its permits in Redis. */
-const callsInFlight = async (workspaceId: string) => Number(await redis.zCard(`${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`));
+/** A workspace's marketplace calls in flight (the api's and the jobs'). */
+const callsInFlight = (workspaceId: string) => redis.zCard(permitsKey(stack.redisKeyPrefix, workspaceId));
 /** Until the workspace has `count` marketplace calls in flight: what was sent is under way, however slow the machine. */
-const holding = (workspaceId: string, count: number) =>
-  eventually(`${count} calls of the workspace in flight`, async () => ((await callsInFlight(workspaceId)) === count ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+const holding = (workspaceId: string, count: number) => untilPermitsHeld(redis, stack.redisKeyPrefix, count, workspaceId);
 
 t.test('20 concurrent creations from one workspace make exactly one job', async (t) => {
   const { apiKey } = await createWorkspace(stack, { plan: 'pro' });

@@ -3,6 +3,7 @@ import { createClient } from '@redis/client';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
+import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
@@ -16,11 +17,8 @@ t.teardown(() => redis.destroy());
 
 const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
 
-/** A workspace's marketplace calls in flight: its permits, members of a sorted set scored by their expiry. */
-const inFlightKey = (workspaceId: string) => `${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`;
 /** Until the workspace holds `count` permits: the calls sent are under way, however slowly the machine got them there. */
-const holding = (workspaceId: string, count: number) =>
-  eventually(`${count} calls of the workspace in flight`, async () => ((await redis.zCard(inFlightKey(workspaceId))) === count ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+const holding = (workspaceId: string, count: number) => untilPermitsHeld(redis, stack.redisKeyPrefix, count, workspaceId);
 
 t.test('with a concurrency of 2 and slow answers, a third parallel request is 429 concurrency_limited', async (t) => {
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 2 });
@@ -67,7 +65,7 @@ t.test('a process killed with SIGKILL while holding permits gives them back with
   await hanging;
   // The permit is a member scored by its expiry: renewed past its first lease, and lapsing at most a lease after the
   // kill (its last renewal came before it). Read from Redis, not timed, so a loaded machine cannot fail it.
-  const permits = await redis.zRangeWithScores(inFlightKey(workspaceId), 0, -1);
+  const permits = await redis.zRangeWithScores(permitsKey(stack.redisKeyPrefix, workspaceId), 0, -1);
   t.equal(permits.length, 1, 'the dead process still holds its one permit');
   const expiresAt = permits[0]!.score;
   t.ok(expiresAt > admittedBy + LEASE_MS, `it was renewed while the process lived (lapsing ${expiresAt - admittedBy} ms after it was first seen held)`);

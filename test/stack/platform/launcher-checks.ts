@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@redis/client';
 import type { Test } from 'tap';
-import { eventually, request, type HttpResponse } from '../../helpers/http-client.js';
+import { request, type HttpResponse } from '../../helpers/http-client.js';
+import { untilPermitsHeld } from '../../helpers/permits.js';
 import { createWorkspaceWithNpm, isAlive, startNpmStack, type NpmStack, type NpmStartOutput } from '../../helpers/test-stack.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
@@ -28,8 +29,7 @@ async function searchesInFlight(stack: NpmStack, workspace: Workspace): Promise<
   );
   const redis = await createClient({ url: TEST_REDIS_URL }).connect();
   try {
-    const inFlight = `${stack.redisKeyPrefix}upstream:in-flight:${workspace.workspaceId}`;
-    await eventually(`the ${IN_FLIGHT} searches in flight`, async () => ((await redis.zCard(inFlight)) === IN_FLIGHT ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+    await untilPermitsHeld(redis, stack.redisKeyPrefix, IN_FLIGHT, workspace.workspaceId);
   } finally {
     redis.destroy();
   }

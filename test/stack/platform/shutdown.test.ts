@@ -10,6 +10,7 @@ import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/se
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { isAlive, startTestStack, type TestStack } from '../../helpers/test-stack.js';
+import { untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
 import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
@@ -50,7 +51,7 @@ t.test('a second SIGTERM during the shutdown does not cut it short: searches in 
   // All five reached the api and hold their permits (leases in Redis) before the signal, however slow the machine.
   const redis = await createClient({ url: TEST_REDIS_URL }).connect();
   t.teardown(() => redis.destroy());
-  await eventually('the five searches in flight', async () => ((await redis.zCard(`${stack.redisKeyPrefix}upstream:in-flight:${workspaceId}`)) === 5 ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+  await untilPermitsHeld(redis, stack.redisKeyPrefix, 5, workspaceId);
   const api = stack.processes.api.pid!;
   process.kill(api, 'SIGTERM');
   await sleep(200);
