@@ -1,13 +1,18 @@
 import t from 'tap';
 import { connect, type Socket } from 'node:net';
+import { createClient } from '@redis/client';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually } from '../../helpers/http-client.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
+import { untilPermitsHeld } from '../../helpers/permits.js';
+import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // In-process: the api, accounts and the simulator in this process, a raw socket as the caller.
 const stack = await startInProcessStack(t);
 const api = await stack.startApi();
 const port = Number(new URL(api.baseUrl).port);
+const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+t.teardown(() => redis.destroy());
 
 /** What a raw HTTP/1.1 caller got before it hung up. */
 interface Reception {
@@ -26,16 +31,19 @@ function parse(received: Buffer): Reception {
 }
 
 /**
- * Sends one search and hangs up `closeAfterMs` after sending it, then reads whatever still comes.
+ * Sends one search and hangs up `closeAfterMs` after sending it (or once `closeWhen` resolves), then reads whatever
+ * still comes.
  * `half`: the caller closes its side (FIN) and reads on, so every byte the api hands to its socket
  * reaches it: what it reads is exactly what the api delivered. `full`: it destroys the socket.
  */
-function callAndHangUp(apiKey: string, closeAfterMs: number, how: 'half' | 'full'): Promise<Reception> {
+function callAndHangUp(apiKey: string, closeAfter: number | (() => Promise<unknown>), how: 'half' | 'full'): Promise<Reception> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket: Socket = connect(port, '127.0.0.1', () => {
       socket.write(`GET /v1/scrape?keyword=desk+lamp+sim:slow=300&count=50 HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`);
-      setTimeout(() => (how === 'half' ? socket.end() : socket.destroy()), closeAfterMs);
+      const hangUp = () => (how === 'half' ? socket.end() : socket.destroy());
+      if (typeof closeAfter === 'number') setTimeout(hangUp, closeAfter);
+      else void closeAfter().then(hangUp, hangUp);
     });
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => undefined);
@@ -110,7 +118,8 @@ t.test('a caller that hangs up around the answer\'s write: charged once exactly 
 
 t.test('a caller that destroys its socket before the answer is written is not charged; one that read it whole is, once', async (t) => {
   const early = await createWorkspace(stack, { quota: 10 });
-  const gone = await callAndHangUp(early.apiKey, 100, 'full');
+  // Gone once its call is under way (it holds its permit; the marketplace answers 300 ms later), however slow the machine.
+  const gone = await callAndHangUp(early.apiKey, () => untilPermitsHeld(redis, stack.redisKeyPrefix, 1, early.workspaceId), 'full');
   t.equal(gone.bytes, 0, 'nothing read');
   t.equal((await settled(early.workspaceId)).used, 0, 'not charged');
   const entries = await eventually('the entry of the call that left', async () => {
@@ -120,7 +129,8 @@ t.test('a caller that destroys its socket before the answer is written is not ch
   t.match(entries, [{ status: 499, charged: 0 }]);
 
   const late = await createWorkspace(stack, { quota: 10 });
-  const whole = await callAndHangUp(late.apiKey, 2000, 'full');
+  // The api closes the connection once its answer is written (Connection: close): the hang-up at 10 s only bounds a hang.
+  const whole = await callAndHangUp(late.apiKey, 10_000, 'full');
   t.ok(whole.complete, 'the whole answer came before the hang-up');
   t.equal((await settled(late.workspaceId)).used, 1, 'charged once');
 });
