@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { connect, type AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { fullGarbageCollection } from '@comps/shared/runtime/full-garbage-collection';
 import { countedAsWork, IdleCollector, type Schedule } from '@comps/shared/runtime/idle-collector';
 import { loadNativeHelper } from '@comps/shared/runtime/native-helper';
