@@ -17,5 +17,5 @@ export function permitsKey(redisKeyPrefix: string, workspaceId?: string): string
 /** Until exactly `count` permits are held (of the workspace, or of the deployment), however slow the machine. */
 export function untilPermitsHeld(redis: PermitReader, redisKeyPrefix: string, count: number, workspaceId?: string): Promise<true> {
   const key = permitsKey(redisKeyPrefix, workspaceId);
-  return eventually(`${count} marketplace calls in flight (${key})`, async () => ((await redis.zCard(key)) === count ? true : undefined), { timeoutMs: 15_000, intervalMs: 20 });
+  return eventually(`${count} marketplace calls in flight (${key})`, async () => ((await redis.zCard(key)) === count ? true : undefined), { intervalMs: 20 });
 }

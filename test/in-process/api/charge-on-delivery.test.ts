@@ -1,18 +1,16 @@
 import t from 'tap';
 import { connect, type Socket } from 'node:net';
-import { createClient } from '@redis/client';
+import { testRedis } from '../../helpers/test-redis.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually } from '../../helpers/http-client.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
 import { untilPermitsHeld } from '../../helpers/permits.js';
-import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // In-process: the api, accounts and the simulator in this process, a raw socket as the caller.
 const stack = await startInProcessStack(t);
 const api = await stack.startApi();
 const port = Number(new URL(api.baseUrl).port);
-const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-t.teardown(() => redis.destroy());
+const redis = await testRedis(t);
 
 /** What a raw HTTP/1.1 caller got before it hung up. */
 interface Reception {

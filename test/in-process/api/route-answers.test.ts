@@ -1,11 +1,10 @@
 import t from 'tap';
-import { createClient } from '@redis/client';
 import type { AccountsClient } from '@comps/shared/internal/accounts/accounts-client';
+import { testRedis } from '../../helpers/test-redis.js';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { request } from '../../helpers/http-client.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
 import { untilPermitsHeld } from '../../helpers/permits.js';
-import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 // In-process: every error answer of every route, provoked; each must be in that route's operation,
 // and every (status, code) an operation lists must be provoked here (the document says no more and no less).
@@ -65,8 +64,7 @@ async function answerOf(route: { method: string; path: string }, call: Call): Pr
   return `${response.status} ${response.body?.code ?? '(no error)'}`;
 }
 
-const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-t.teardown(() => redis.destroy());
+const redis = await testRedis(t);
 
 /**
  * Two calls at once; the answer of the second, which starts once the first holds its marketplace call's permit,

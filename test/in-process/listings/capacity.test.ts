@@ -1,12 +1,11 @@
 import t from 'tap';
-import { createClient } from '@redis/client';
+import { testRedis } from '../../helpers/test-redis.js';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { historyOf, usedOf } from '../../helpers/usage-of.js';
 import { startInProcessStack } from '../../helpers/in-process-stack.js';
 import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
-import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 const slowSearch = (base: string, apiKey: string, ms: number) => request(base, `/v1/scrape?keyword=lamp+sim:slow=${ms}&count=5`, { apiKey });
 
@@ -45,8 +44,7 @@ t.test('a client that disconnects mid-search is not charged, and everything it h
   const stack = await startInProcessStack(t);
   const api = await stack.startApi();
   const { workspaceId, apiKey } = await createWorkspace(stack, { concurrency: 1, quota: 5 });
-  const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-  t.teardown(() => redis.destroy());
+  const redis = await testRedis(t);
   const controller = new AbortController();
   const gone = fetch(`${api.baseUrl}/v1/scrape?keyword=lamp+sim:slow=5000&count=5`, {
     headers: { authorization: `Bearer ${apiKey}` },

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { createClient } from '@redis/client';
 import { sql } from 'kysely';
 import { createRawDb } from '@comps/shared/db/create-db';
+import { testRedis } from '../../helpers/test-redis.js';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
@@ -9,7 +9,7 @@ import { createJob, jobResults, waitForJob } from '../../helpers/jobs.js';
 import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../../helpers/test-env.js';
+import { TEST_DATABASE_URL } from '../../helpers/test-env.js';
 
 // One page at a time in this worker, so a second job stays queued behind a slow one; a quick purge.
 const stack = await startTestStack(t, {
@@ -18,8 +18,7 @@ const stack = await startTestStack(t, {
 });
 const db = createRawDb({ url: TEST_DATABASE_URL, connectionLimit: 1 });
 t.teardown(() => db.destroy());
-const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-t.teardown(() => redis.destroy());
+const redis = await testRedis(t);
 
 /** A workspace's marketplace calls in flight (the api's and the jobs'). */
 const callsInFlight = (workspaceId: string) => redis.zCard(permitsKey(stack.redisKeyPrefix, workspaceId));

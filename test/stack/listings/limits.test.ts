@@ -1,19 +1,17 @@
 import t from 'tap';
-import { createClient } from '@redis/client';
+import { testRedis } from '../../helpers/test-redis.js';
 import { assertError } from '../../helpers/contract-assertions.js';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { permitsKey, untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
 import { startTestStack } from '../../helpers/test-stack.js';
-import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 
 /** The permits' lease (the default, set here so that the test below reads it as the stack runs it). */
 const LEASE_MS = 3000;
 const stack = await startTestStack(t, { env: { LEASE_MS: String(LEASE_MS) }, serviceEnv: { api: { MARKET_TIMEOUT_MS: '8000' } } });
 
-const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-t.teardown(() => redis.destroy());
+const redis = await testRedis(t);
 
 const slow = (apiKey: string, base = stack.baseUrl, ms = 1500) => request(base, `/v1/scrape?keyword=slow+sim:slow=${ms}&count=5`, { apiKey });
 

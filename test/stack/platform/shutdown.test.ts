@@ -3,16 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createClient } from '@redis/client';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { serviceEntry, type ServiceName } from '@comps/scripts/stack/launch-stack';
 import { SERVICE_NODE_FLAGS, SERVICE_RUNTIME_ENV } from '@comps/scripts/stack/service-runtime';
+import { testRedis } from '../../helpers/test-redis.js';
 import { accountsClient, createWorkspace } from '../../helpers/accounts-client.js';
 import { eventually, request } from '../../helpers/http-client.js';
 import { isAlive, startTestStack, type TestStack } from '../../helpers/test-stack.js';
 import { untilPermitsHeld } from '../../helpers/permits.js';
 import { usedOf } from '../../helpers/usage-of.js';
-import { TEST_REDIS_URL } from '../../helpers/test-env.js';
 import { withoutTapHooks } from '../../helpers/without-tap-hooks.js';
 
 // Each service stops cleanly on SIGTERM and always exits: a second signal does not cut its shutdown short, a closed
@@ -49,8 +48,7 @@ t.test('a second SIGTERM during the shutdown does not cut it short: searches in 
     request(stack.baseUrl, `/v1/scrape?keyword=${encodeURIComponent(`desk lamp ${index} sim:slow=3000`)}&count=10`, { apiKey }),
   );
   // All five reached the api and hold their permits (leases in Redis) before the signal, however slow the machine.
-  const redis = await createClient({ url: TEST_REDIS_URL }).connect();
-  t.teardown(() => redis.destroy());
+  const redis = await testRedis(t);
   await untilPermitsHeld(redis, stack.redisKeyPrefix, 5, workspaceId);
   const api = stack.processes.api.pid!;
   process.kill(api, 'SIGTERM');
