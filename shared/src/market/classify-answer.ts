@@ -13,8 +13,12 @@ export interface UpstreamAnswer {
 
 const CHALLENGE_TITLE = /<title>[^<]*(pardon our interruption|security measure|access denied|robot check|checking your browser|just a moment|are you a human|verify you are human)/i;
 const CHALLENGE_MARKERS = /AppName: splashui|\/splashui\/(challenge|captcha)|px-captcha|g-recaptcha|h-captcha|hcaptcha|captcha-container|id=["']?captcha|challenge-form/i;
-/** Normal pages load captcha scripts too; a marker only counts on a page without results or an item. */
-const CONTENT_MARKUP = /srp-results|srp-river-results|srp-controls__count-heading|x-item-title/;
+/**
+ * Normal pages load captcha scripts too; a marker only counts on a page without results or an item.
+ * Looked for one by one: a string search finds the first (about 400 KB into a results page) in half
+ * the time the alternation of all four took (0.20 against 0.40 ms a simulator page).
+ */
+const CONTENT_MARKUP = ['srp-results', 'srp-river-results', 'srp-controls__count-heading', 'x-item-title'];
 const SIGN_IN_TITLE = /<title>\s*(sign in|sign-in|anmelden|einloggen|connectez-vous|se connecter|accedi|inicia sesión|iniciar sesión|サインイン)/i;
 
 /**
@@ -70,7 +74,7 @@ function blockOf(answer: UpstreamAnswer, page: PageText): Block | null {
   if (SIGN_IN_TITLE.test(titles)) return 'sign_in';
   if (CHALLENGE_TITLE.test(titles)) return 'bot_check';
   // Looking for results or an item first is cheap, and spares most pages the marker scan (all ASCII: bytes read as text do).
-  return !CONTENT_MARKUP.test(html) && CHALLENGE_MARKERS.test(head) ? 'bot_check' : null;
+  return !CONTENT_MARKUP.some((name) => html.includes(name)) && CHALLENGE_MARKERS.test(head) ? 'bot_check' : null;
 }
 
 const BLOCK_MESSAGES: Readonly<Record<Block, string>> = {
