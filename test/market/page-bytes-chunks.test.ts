@@ -1,5 +1,6 @@
 import t from 'tap';
-import { joinParts, PageBytes } from '@comps/shared/market/fetch/page-bytes';
+import { PageBytes } from '@comps/shared/market/fetch/page-bytes';
+import { PageText } from '@comps/shared/market/parse/page-text';
 
 const owned = (text: string) => {
   const buffer = Buffer.alloc(Buffer.byteLength(text));
@@ -18,7 +19,7 @@ t.test('whole(): the chunks put together once, a single chunk as it is', async (
   t.equal(PageBytes.of([]).whole().length, 0, 'an empty body');
 });
 
-t.test('forThread(): chunks that own their memory are moved, slices copied; joinParts puts them back together; the bytes are not read here again', async (t) => {
+t.test('forThread(): chunks that own their memory are moved, slices copied; read together as one text; the bytes are not read here again', async (t) => {
   const pool = Buffer.from('HTTP/1.1 200 OK\r\n\r\n<html>');
   const first = pool.subarray(19);
   const second = owned('<body>ü</body>');
@@ -28,8 +29,21 @@ t.test('forThread(): chunks that own their memory are moved, slices copied; join
   t.equal(moved.length, 3, 'one buffer each');
   t.equal(moved[0]!.byteLength, 6, "the first chunk's bytes alone copied, not the headers' buffer");
   t.equal(moved[1], second.buffer, 'the others their own buffers');
-  t.equal(joinParts(parts).toString('utf8'), '<html><body>ü</body></html>');
-  t.equal(joinParts([parts[1]!]).toString('utf8'), '<body>ü</body>', 'a single part as it is');
-  t.throws(() => bytes.whole(), /went to another thread/);
-  t.throws(() => bytes.forThread(), /went to another thread/);
+  const textOf = (page: PageText) => page.text(0, page.html.length);
+  t.equal(textOf(PageText.ofParts(parts)), '<html><body>ü</body></html>');
+  t.equal(textOf(PageText.ofParts([parts[1]!])), '<body>ü</body>', 'a single part');
+  t.throws(() => bytes.whole(), /handed to their reader/);
+  t.throws(() => bytes.forThread(), /handed to their reader/);
+  t.throws(() => bytes.take(), /handed to their reader/);
+});
+
+t.test('take(): the chunks as they are, for a reader on this thread; the bytes are not read again', async (t) => {
+  const chunks = [owned('<html>'), owned('ü'), owned('</html>')];
+  const bytes = PageBytes.of(chunks);
+  const taken = bytes.take();
+  t.equal(taken.length, 3);
+  t.ok(taken.every((chunk, index) => chunk === chunks[index]), 'the chunks themselves, not copies');
+  t.throws(() => bytes.take(), /handed to their reader/);
+  t.throws(() => bytes.whole(), /handed to their reader/);
+  t.throws(() => bytes.forThread(), /handed to their reader/);
 });

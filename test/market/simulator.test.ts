@@ -174,9 +174,9 @@ t.test("pages' bytes are read into text by the reader the client is given, searc
   const read: number[] = [];
   const config = marketConfigFrom(z.object(marketEnvFields).parse({ MARKET_SIM_URL: simUrl, MARKET_TIMEOUT_MS: '3000' }));
   const reading = new MarketClient(config, {
-    oneByteText: (bytes) => {
-      read.push(bytes.length);
-      return bytes.toString('latin1');
+    oneByteText: (parts) => {
+      read.push(parts.reduce((sum, part) => sum + part.length, 0));
+      return Buffer.concat(parts).toString('latin1');
     },
   });
   t.teardown(() => reading.close());

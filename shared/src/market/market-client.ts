@@ -30,7 +30,7 @@ export interface SearchAnswerReader {
 
 /** Reads search answers on the calling thread: their bytes into text by `oneByteText` (without it, a copy), then parsed. */
 export function callingThreadReader(layoutWatch?: Pick<LayoutWatch, 'record'>, oneByteText?: OneByteText): SearchAnswerReader {
-  return { read: async (answer, site) => interpretSearchAnswer({ ...answer, body: PageText.of(answer.body.whole(), oneByteText) }, site, layoutWatch) };
+  return { read: async (answer, site) => interpretSearchAnswer({ ...answer, body: PageText.ofParts(answer.body.take(), oneByteText) }, site, layoutWatch) };
 }
 
 export interface MarketClientOptions {
@@ -76,7 +76,7 @@ export class MarketClient {
   async item(itemId: string, site: MarketSite, signal?: AbortSignal): Promise<Fetched<ParsedItemPage>> {
     const url = buildItemUrl(this.config.origins[site], itemId);
     const answer = await this.get(url, site, signal);
-    return { result: interpretItemAnswer({ ...answer, body: PageText.of(answer.body.whole(), this.oneByteText) }, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
+    return { result: interpretItemAnswer({ ...answer, body: PageText.ofParts(answer.body.take(), this.oneByteText) }, site, itemId), url, fetchedAt: answer.fetchedAt, upstreamMs: answer.elapsedMs };
   }
 
   /**

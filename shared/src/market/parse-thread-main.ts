@@ -3,7 +3,6 @@ import { AppError } from '../errors/app-error.js';
 import { loadNativeHelper, oneByteTextOf } from '../runtime/native-helper.js';
 import { interpretSearchAnswer } from './interpret-answer.js';
 import { THREAD_READY, type ParseReply, type ParseRequest } from './parse-threads.js';
-import { joinParts } from './fetch/page-bytes.js';
 import { PageText } from './parse/page-text.js';
 
 /**
@@ -12,8 +11,8 @@ import { PageText } from './parse/page-text.js';
  * unrecognized layout, what the layout watch is to be told on the calling thread.
  */
 const port = parentPort!;
-// The bytes come moved here, not copied, in the chunks they came in: put together here (the calling thread's heap then
-// never holds the copy), then read into text without a further copy where the helper was built, as the calling thread reads them.
+// The bytes come moved here, not copied, in the chunks they came in: read into text here (the calling thread's heap then never
+// holds the page), by the helper where it was built (joined into memory an earlier page held), as the calling thread reads them.
 const oneByteText = oneByteTextOf(loadNativeHelper());
 // A request that cannot be read leaves a page unanswered: the thread exits, and its pages fail on the calling thread.
 port.on('messageerror', () => process.exit(1));
@@ -22,7 +21,7 @@ port.on('message', ({ id, status, body, url, retryAfterSeconds, site }: ParseReq
   const watch = { record: (_site: unknown, rowClasses: string | null) => (layout = { rowClasses }) };
   let reply: ParseReply;
   try {
-    const page = PageText.of(joinParts(body), oneByteText);
+    const page = PageText.ofParts(body, oneByteText);
     reply = { id, page: interpretSearchAnswer({ status, body: page, url, retryAfterSeconds }, site, watch) };
   } catch (error) {
     if (error instanceof AppError) {

@@ -1,20 +1,24 @@
 import { createRequire } from 'node:module';
 import { NATIVE_HELPER_PATH } from '../../native/build.mjs';
 import type { Logger } from '../logging/create-logger.js';
+import { copyAsLatin1, type OneByteText } from '../market/parse/page-text.js';
 
 /** What the native helper does (shared/native/native-helper.cc), or why it is not there. */
 export type NativeHelper =
   | {
-      /** glibc's `malloc_trim(0)`: true when memory was given back. */
+      /** Frees the blocks kept for the next pages' text (`oneByteText`), then glibc's `malloc_trim(0)`: true when glibc gave memory back. */
       mallocTrim: () => boolean;
       /** V8's collection for a process short of memory: full collections, the young generation shrunk, free pages unmapped. */
       lowMemoryNotification: () => void;
       /**
-       * Bytes as one character each, as `toString('latin1')` reads them, without copying them (the string
-       * holds them). It takes them: bytes that are the whole of their buffer leave it empty (detached), so
-       * that V8 counts their memory once; bytes cut from a larger buffer, or under 64 KB (copied), stay.
+       * Bytes, in the parts they came in, as one character each, as `toString('latin1')` reads them. One
+       * part is not copied (the string holds it); several are joined into memory an earlier page's text
+       * held (kept for reuse, a few pages' worth, until `mallocTrim`), not memory fresh from the system.
+       * It takes them: parts that are the whole of their buffer leave it empty (detached), so that V8
+       * counts their memory once, as the string's; parts cut from a larger buffer, or under 64 KB in all
+       * (copied), stay.
        */
-      oneByteText: (bytes: Buffer) => string;
+      oneByteText: OneByteText;
     }
   | { unavailable: string };
 
@@ -32,11 +36,20 @@ const MIN_SHARED_BYTES = 64 * 1024;
  */
 export function loadNativeHelper(addonPath = NATIVE_HELPER_PATH): NativeHelper {
   try {
-    const addon = createRequire(import.meta.url)(addonPath) as { mallocTrim: () => boolean; lowMemoryNotification: () => void; oneByteText: (bytes: Uint8Array) => string };
+    const addon = createRequire(import.meta.url)(addonPath) as {
+      mallocTrim: () => boolean;
+      lowMemoryNotification: () => void;
+      oneByteText: (bytes: Uint8Array) => string;
+      joinedOneByteText: (parts: readonly Uint8Array[]) => string;
+    };
     return {
       mallocTrim: () => addon.mallocTrim(),
       lowMemoryNotification: () => addon.lowMemoryNotification(),
-      oneByteText: (bytes) => (bytes.length < MIN_SHARED_BYTES ? bytes.toString('latin1') : addon.oneByteText(bytes)),
+      oneByteText: (parts) => {
+        const length = parts.reduce((sum, part) => sum + part.byteLength, 0);
+        if (length < MIN_SHARED_BYTES) return copyAsLatin1(parts);
+        return parts.length === 1 ? addon.oneByteText(parts[0]!) : addon.joinedOneByteText(parts);
+      },
     };
   } catch (error) {
     return { unavailable: `${addonPath} could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
@@ -53,6 +66,6 @@ export function loadServiceNativeHelper(logger: Logger): NativeHelper {
 }
 
 /** How a process reads page bytes into text: the helper's way, or a copy where the helper is not there (undefined). */
-export function oneByteTextOf(native: NativeHelper): ((bytes: Buffer) => string) | undefined {
+export function oneByteTextOf(native: NativeHelper): OneByteText | undefined {
   return 'unavailable' in native ? undefined : native.oneByteText;
 }

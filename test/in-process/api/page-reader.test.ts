@@ -1,4 +1,5 @@
 import t from 'tap';
+import { copyAsLatin1 } from '@comps/shared/market/parse/page-text';
 import { loadNativeHelper, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { request } from '../../helpers/http-client.js';
@@ -10,13 +11,13 @@ import { startInProcessStack } from '../../helpers/in-process-stack.js';
 /** The helper built here (a copy where it is not), with each page it reads counted. */
 function countingHelper(): { native: NativeHelper; pagesRead: number[] } {
   const loaded = loadNativeHelper();
-  const helper = 'unavailable' in loaded ? { mallocTrim: () => false, lowMemoryNotification: () => undefined, oneByteText: (bytes: Buffer) => bytes.toString('latin1') } : loaded;
+  const helper = 'unavailable' in loaded ? { mallocTrim: () => false, lowMemoryNotification: () => undefined, oneByteText: copyAsLatin1 } : loaded;
   const pagesRead: number[] = [];
   const native = {
     ...helper,
-    oneByteText: (bytes: Buffer) => {
-      pagesRead.push(bytes.length);
-      return helper.oneByteText(bytes);
+    oneByteText: (parts: readonly Uint8Array[]) => {
+      pagesRead.push(parts.reduce((sum, part) => sum + part.length, 0));
+      return helper.oneByteText(parts);
     },
   };
   return { native, pagesRead };

@@ -24,10 +24,42 @@ t.test("oneByteText reads any bytes as toString('latin1') does, at every size an
     const block = Buffer.allocUnsafeSlow(offset + length + 16);
     for (let index = 0; index < block.length; index += 1) block[index] = integerBetween(random, 0, 255);
     const bytes = block.subarray(offset, offset + length);
-    const text = native.oneByteText(bytes);
+    const text = native.oneByteText([bytes]);
     if (text !== bytes.toString('latin1')) throw new Error(`${length} bytes at offset ${offset} read differently`);
   });
-  t.equal(native.oneByteText(Buffer.alloc(0)), '', 'no bytes: the empty string');
+  t.equal(native.oneByteText([Buffer.alloc(0)]), '', 'no bytes: the empty string');
+  t.equal(native.oneByteText([]), '', 'no parts: the empty string');
+});
+
+t.test("oneByteText reads bytes in parts as toString('latin1') reads them joined, whatever the parts; parts that are their whole buffer are left empty", async (t) => {
+  const native = loadedNativeHelper(t);
+  if (!native) return;
+  forAll(60, (random) => {
+    // In all, around the size below which the parts are copied (64 KB), and a page's size.
+    const length = [integerBetween(random, 0, 300), integerBetween(random, 64 * 1024 - 8, 64 * 1024 + 8), integerBetween(random, 1_000_000, 2_300_000)][integerBetween(random, 0, 2)]!;
+    const bytes = Buffer.allocUnsafeSlow(length);
+    for (let index = 0; index < length; index += 1) bytes[index] = integerBetween(random, 0, 255);
+    // Cut anywhere (empty parts too); each part its own buffer, or cut from a larger one.
+    const cuts = Array.from({ length: integerBetween(random, 1, 40) }, () => integerBetween(random, 0, length)).sort((a, b) => a - b);
+    const bounds = [0, ...cuts, length];
+    const parts = bounds.slice(1).map((end, index) => {
+      const piece = bytes.subarray(bounds[index]!, end);
+      if (random() < 0.5) return { view: new Uint8Array(piece), whole: true };
+      const offset = integerBetween(random, 1, 16);
+      const block = new Uint8Array(offset + piece.length + 8);
+      block.set(piece, offset);
+      return { view: block.subarray(offset, offset + piece.length), whole: false };
+    });
+    const text = native.oneByteText(parts.map((part) => part.view));
+    if (text !== bytes.toString('latin1')) throw new Error(`${length} bytes in ${parts.length} parts read differently`);
+    // Joined (several parts, 64 KB in all): their memory is let go at once; copied (less) or one part alone: as oneByteText leaves one.
+    const joined = parts.length > 1 && length >= 64 * 1024;
+    for (const [index, part] of parts.entries()) {
+      const left = part.view.byteLength;
+      const expected = joined && part.whole ? 0 : bounds[index + 1]! - bounds[index]!;
+      if (parts.length > 1 && left !== expected) throw new Error(`part ${index} of ${parts.length} (${length} bytes in all) left ${left} bytes, not ${expected}`);
+    }
+  });
 });
 
 /**
@@ -44,7 +76,7 @@ const external = () => getHeapStatistics().external_memory;
 const whole = Buffer.alloc(${16 * MB}, 0x61);
 await settle();
 const before = external();
-const text = native.oneByteText(whole);
+const text = native.oneByteText([whole]);
 const after = external();
 process.stdout.write(JSON.stringify({ counted: after - before, length: whole.length, byteLength: whole.buffer.byteLength, read: text.length === ${16 * MB} && text === 'a'.repeat(${16 * MB}) }));
 `;
@@ -60,19 +92,19 @@ t.test('oneByteText takes bytes that are the whole of their buffer (it is left e
   t.equal(figures.read, true, 'the text reads the bytes');
   const block = Buffer.alloc(2 * MB, 0x62);
   const part = block.subarray(1, 2 * MB - 1);
-  const partText = native.oneByteText(part);
+  const partText = native.oneByteText([part]);
   t.equal(block.length, 2 * MB, 'bytes cut from a larger buffer leave it as it was');
   t.equal(part.length, 2 * MB - 2, 'and the view of them too');
   t.equal(partText, part.toString('latin1'), 'read as they are');
   const small = Buffer.alloc(1000, 0x63);
-  t.equal(native.oneByteText(small), 'c'.repeat(1000), 'bytes under 64 KB are copied');
+  t.equal(native.oneByteText([small]), 'c'.repeat(1000), 'bytes under 64 KB are copied');
   t.equal(small.length, 1000, 'and stay in their buffer');
 });
 
 t.test('the helper itself refuses what is not bytes that stay as they are, and reads no bytes as the empty string', async (t) => {
   if (!loadedNativeHelper(t)) return;
   // The addon as it is, without the loader's copy of small buffers.
-  const addon = requireFrom(NATIVE_HELPER_PATH) as { oneByteText: (bytes: unknown) => string };
+  const addon = requireFrom(NATIVE_HELPER_PATH) as { oneByteText: (bytes: unknown) => string; joinedOneByteText: (parts: unknown) => string };
   t.equal(addon.oneByteText(Buffer.alloc(0)), '', 'no bytes');
   t.equal(addon.oneByteText(new Uint8Array(new ArrayBuffer(8), 8, 0)), '', 'no bytes, at the end of a buffer');
   t.equal(addon.oneByteText(Buffer.from('abc')), 'abc', 'a few bytes');
@@ -81,6 +113,57 @@ t.test('the helper itself refuses what is not bytes that stay as they are, and r
   t.throws(() => addon.oneByteText(new Uint8Array(new SharedArrayBuffer(16))), { name: 'TypeError', message: 'oneByteText takes bytes that are neither shared nor resizable' }, 'bytes other threads can write');
   const resizable = new (ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer)(16, { maxByteLength: 64 });
   t.throws(() => addon.oneByteText(new Uint8Array(resizable)), { name: 'TypeError' }, 'bytes that can shrink');
+  // Joined parts are copied: any bytes will do, shared ones too; anything else is refused.
+  t.equal(addon.joinedOneByteText([]), '', 'no parts');
+  t.equal(addon.joinedOneByteText([Buffer.alloc(0), new Uint8Array(new ArrayBuffer(8), 8, 0)]), '', 'parts of no bytes');
+  t.equal(addon.joinedOneByteText([Buffer.from('ab'), Buffer.from('c')]), 'abc', 'a few bytes');
+  const shared = new Uint8Array(new SharedArrayBuffer(2));
+  shared.set([0x64, 0x65]);
+  t.equal(addon.joinedOneByteText([Buffer.from('abc'), shared]), 'abcde', 'shared bytes are copied');
+  t.equal(shared.byteLength, 2, 'and stay');
+  t.throws(() => addon.joinedOneByteText(Buffer.from('abc')), { name: 'TypeError', message: 'joinedOneByteText takes an array of Uint8Array' }, 'bytes, not parts');
+  t.throws(() => addon.joinedOneByteText([Buffer.from('abc'), 'de']), { name: 'TypeError', message: 'joinedOneByteText takes an array of Uint8Array' }, 'a string among the parts');
+  t.throws(() => addon.joinedOneByteText([new Uint16Array(4)]), { name: 'TypeError' }, 'other views');
+});
+
+/**
+ * Run in a process of its own: the page faults of joining a 2 MB page's 64 KB parts into a text, three
+ * times, each text collected before the next: into memory fresh from the system, into the block the
+ * first text held (kept for the next page), and, after `mallocTrim`, into fresh memory again.
+ */
+const REUSE_CHECK = `
+import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
+const native = loadNativeHelper();
+const settle = async () => { for (let round = 0; round < 3; round += 1) { globalThis.gc(); await new Promise((next) => setImmediate(next)); } };
+const page = Buffer.alloc(${2 * MB}, 0x61);
+const read = async () => {
+  const parts = [];
+  for (let at = 0; at < page.length; at += 65536) parts.push(new Uint8Array(page.subarray(at, at + 65536)));
+  await settle();
+  const before = process.resourceUsage().minorPageFault;
+  let text = native.oneByteText(parts);
+  const faults = process.resourceUsage().minorPageFault - before;
+  const same = text.length === page.length && text.charCodeAt(0) === 0x61 && text.charCodeAt(page.length - 1) === 0x61;
+  text = null;
+  await settle();
+  return { faults, same };
+};
+const fresh = await read();
+const kept = await read();
+native.mallocTrim();
+const trimmed = await read();
+process.stdout.write(JSON.stringify({ fresh, kept, trimmed }));
+`;
+
+t.test("a joined page's memory is kept for the next page's, and freed by mallocTrim", async (t) => {
+  if (!loadedNativeHelper(t)) return;
+  const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--expose-gc', '--input-type=module', '-e', REUSE_CHECK]));
+  const { fresh, kept, trimmed } = JSON.parse(stdout) as Record<'fresh' | 'kept' | 'trimmed', { faults: number; same: boolean }>;
+  t.strictSame([fresh.same, kept.same, trimmed.same], [true, true, true], 'each text reads its bytes');
+  // 2 MB is 512 pages of 4 KB: memory fresh from the system faults once a page as it is first written.
+  t.ok(fresh.faults >= 500, `the first page's text in fresh memory: ${fresh.faults} page faults`);
+  t.ok(kept.faults < 50, `the second in the memory the first held: ${kept.faults} page faults`);
+  t.ok(trimmed.faults >= 500, `after mallocTrim, in fresh memory again: ${trimmed.faults} page faults`);
 });
 
 /**
@@ -95,7 +178,7 @@ const settle = async () => { for (let round = 0; round < 3; round += 1) { global
 await settle();
 const before = process.memoryUsage().arrayBuffers;
 let texts = [];
-for (let index = 0; index < 32; index += 1) texts.push(native.oneByteText(Buffer.alloc(1 << 20, 97 + index)));
+for (let index = 0; index < 32; index += 1) texts.push(native.oneByteText([Buffer.alloc(1 << 20, 97 + index)]));
 await settle();
 const held = process.memoryUsage().arrayBuffers;
 // Fresh memory over the freed buffers' would show a text read from freed bytes.
@@ -118,7 +201,7 @@ t.test('a text holds its bytes while it lives, and lets them go with it', async 
 
 /**
  * Run in a process of its own, whose main thread never loads the helper: threads that each load it,
- * read a text and stop (one on its own, one stopped) with the text still held. Node unloads the addons a
+ * read a text (of one part, and of two joined) and stop (one on its own, one stopped) with the texts still held. Node unloads the addons a
  * thread loaded before V8 frees the thread's heap, which lets the text's bytes go through the helper's
  * code: a helper that could be unloaded crashed the process here.
  */
@@ -129,8 +212,10 @@ import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
 const native = loadNativeHelper();
 const bytes = Buffer.alloc(200000, 0xe9);
 const expected = bytes.toString('latin1');
-globalThis.held = native.oneByteText(bytes);
-parentPort.postMessage(globalThis.held === expected);
+globalThis.held = native.oneByteText([Buffer.from(bytes)]);
+// Joined into a kept block, which goes back to the process's blocks as the thread's heap is freed.
+globalThis.joined = native.oneByteText([bytes.subarray(0, 100000), bytes.subarray(100000)]);
+parentPort.postMessage(globalThis.held === expected && globalThis.joined === expected);
 if (process.argv.includes('stay')) setInterval(() => undefined, 1000);
 `;
 const THREAD_CHECK = `

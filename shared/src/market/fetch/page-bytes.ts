@@ -1,14 +1,14 @@
 /**
  * A page's bytes as they came off the connection: the chunks the socket read them in (a large read
  * is its own ArrayBuffer; the first shares its buffer with the headers, a chunked body's with its
- * framing, a small read with Node's pool), put together only by whoever reads them. A parse thread
- * takes the chunks' memory and puts them together itself, so that the calling thread neither copies
+ * framing, a small read with Node's pool), put together only by whoever reads them (`PageText.ofParts`). A parse
+ * thread takes the chunks' memory and puts them together itself, so that the calling thread neither copies
  * the page nor allocates the copy, which V8 counts toward its next full collection of the calling
  * thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
 export class PageBytes {
   private chunks: Buffer[];
-  /** Handed to another thread (`forThread`): some chunks are empty now, and the bytes are read there. */
+  /** Handed to their reader (`take`, or `forThread`): some chunks may be empty now, and the bytes are read there. */
   private handedOver = false;
 
   private constructor(
@@ -25,28 +25,29 @@ export class PageBytes {
 
   /** The bytes as one Buffer: the chunks copied together (once), a single chunk as it is. */
   whole(): Buffer {
-    if (this.handedOver) throw new Error('the page bytes went to another thread');
+    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
     if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks, this.length)];
     return this.chunks[0]!;
+  }
+
+  /** The chunks, for a reader on this thread (`PageText.ofParts`), which may take their memory: the bytes are read once. */
+  take(): readonly Buffer[] {
+    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
+    this.handedOver = true;
+    return this.chunks;
   }
 
   /**
    * The bytes for another thread, with what to transfer: a chunk that owns its memory whole is
    * moved (the caller's chunk is then empty), any other is copied alone, never the rest of a pool or
-   * the headers before it. The receiver puts them together (`joinParts`).
+   * the headers before it. The receiver reads them (`PageText.ofParts`).
    */
   forThread(): { parts: Uint8Array[]; moved: ArrayBuffer[] } {
-    if (this.handedOver) throw new Error('the page bytes went to another thread');
+    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
     this.handedOver = true;
     const parts = this.chunks.map((chunk) =>
       chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer ? new Uint8Array(chunk.buffer) : new Uint8Array(chunk),
     );
     return { parts, moved: parts.map((part) => part.buffer as ArrayBuffer) };
   }
-}
-
-/** The parts `forThread` sent, as one Buffer (a single part as it is). */
-export function joinParts(parts: readonly Uint8Array[]): Buffer {
-  if (parts.length === 1) return Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength);
-  return Buffer.concat(parts);
 }

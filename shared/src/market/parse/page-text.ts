@@ -2,13 +2,16 @@
 export type PageSource = Uint8Array | string | PageText;
 
 /**
- * Bytes as a string of one character each, as `toString('latin1')` makes it. The services pass the
- * native helper's, which copies nothing (the string holds the bytes, which never change once read)
- * and takes them: a buffer that holds nothing else is left empty. A page's bytes are read once.
+ * Bytes, in the parts they came in, as a string of one character each, as `toString('latin1')` makes
+ * it. The services pass the native helper's, which copies nothing where the bytes are one part (the
+ * string holds them, and they never change once read) and joins several into memory an earlier page
+ * held, and takes them: a buffer that holds nothing else is left empty. A page's bytes are read once.
  */
-export type OneByteText = (bytes: Buffer) => string;
+export type OneByteText = (parts: readonly Uint8Array[]) => string;
 
-const copyAsLatin1: OneByteText = (bytes) => bytes.toString('latin1');
+/** Without the native helper: the parts copied together (one as it is), then into a string. */
+export const copyAsLatin1: OneByteText = (parts) =>
+  (parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts)).toString('latin1');
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -42,8 +45,12 @@ export class PageText {
   static of(source: PageSource, oneByteText: OneByteText = copyAsLatin1): PageText {
     if (source instanceof PageText) return source;
     if (typeof source === 'string') return new PageText(source, false);
-    const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-    return new PageText(oneByteText(bytes), true);
+    return PageText.ofParts([source], oneByteText);
+  }
+
+  /** Bytes in the parts they came in (a page's chunks), read into `html` by `oneByteText` (by default a copy); they are not read again. */
+  static ofParts(parts: readonly Uint8Array[], oneByteText: OneByteText = copyAsLatin1): PageText {
+    return new PageText(oneByteText(parts), true);
   }
 
   /** `html[start, end)` as text; `start` and `end` at ASCII characters (or the page's ends). */
