@@ -233,26 +233,31 @@ void LetGoOf(v8::Isolate* isolate, v8::Local<v8::Uint8Array> view) {
   if (buffer->Detach(v8::Local<v8::Value>()).IsNothing()) refused.Reset();
 }
 
-void JoinedText(const v8::FunctionCallbackInfo<v8::Value>& args) {
+/** The views of an array of Uint8Array (the first argument), and their bytes in all; false (an exception thrown) for anything else. */
+bool PartsOf(const v8::FunctionCallbackInfo<v8::Value>& args, const char* refusal, std::vector<v8::Local<v8::Uint8Array>>* views, size_t* length) {
   v8::Isolate* isolate = args.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  if (args.Length() < 1 || !args[0]->IsArray()) {
-    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8Literal(isolate, "joinedOneByteText takes an array of Uint8Array")));
-    return;
-  }
+  auto refuse = [&]() {
+    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, refusal).ToLocalChecked()));
+    return false;
+  };
+  if (args.Length() < 1 || !args[0]->IsArray()) return refuse();
   v8::Local<v8::Array> parts = args[0].As<v8::Array>();
-  std::vector<v8::Local<v8::Uint8Array>> views;
-  size_t length = 0;
   for (uint32_t index = 0; index < parts->Length(); index += 1) {
     v8::Local<v8::Value> part;
-    if (!parts->Get(context, index).ToLocal(&part)) return;
-    if (!part->IsUint8Array()) {
-      isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8Literal(isolate, "joinedOneByteText takes an array of Uint8Array")));
-      return;
-    }
-    views.push_back(part.As<v8::Uint8Array>());
-    length += views.back()->ByteLength();
+    if (!parts->Get(context, index).ToLocal(&part)) return false;
+    if (!part->IsUint8Array()) return refuse();
+    views->push_back(part.As<v8::Uint8Array>());
+    *length += views->back()->ByteLength();
   }
+  return true;
+}
+
+void JoinedText(const v8::FunctionCallbackInfo<v8::Value>& args) {
+  v8::Isolate* isolate = args.GetIsolate();
+  std::vector<v8::Local<v8::Uint8Array>> views;
+  size_t length = 0;
+  if (!PartsOf(args, "joinedOneByteText takes an array of Uint8Array", &views, &length)) return;
   if (length == 0) {
     args.GetReturnValue().SetEmptyString();
     return;
@@ -280,6 +285,33 @@ void JoinedText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   args.GetReturnValue().Set(text);
 }
 
+
+/** A block of PageBlocks as an ArrayBuffer's memory: the block goes back when the buffer's memory is freed (in whichever thread it went to). */
+void GiveBackBlock(void* data, size_t /* length */, void* capacity) {
+  PageBlocks::Process().GiveBack(static_cast<char*>(data), reinterpret_cast<size_t>(capacity));
+}
+
+void JoinedBytes(const v8::FunctionCallbackInfo<v8::Value>& args) {
+  v8::Isolate* isolate = args.GetIsolate();
+  std::vector<v8::Local<v8::Uint8Array>> views;
+  size_t length = 0;
+  if (!PartsOf(args, "joinedBytes takes an array of Uint8Array", &views, &length)) return;
+  size_t capacity = 0;
+  char* data = length == 0 ? nullptr : PageBlocks::Process().Take(length, &capacity);
+  if (length != 0 && data == nullptr) {
+    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "joinedBytes: out of memory")));
+    return;
+  }
+  size_t at = 0;
+  for (v8::Local<v8::Uint8Array> view : views) at += view->CopyContents(data + at, view->ByteLength());
+  std::unique_ptr<v8::BackingStore> store = length == 0
+      ? v8::ArrayBuffer::NewBackingStore(isolate, 0)
+      : v8::ArrayBuffer::NewBackingStore(data, length, GiveBackBlock, reinterpret_cast<void*>(capacity));
+  v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
+  for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
+  args.GetReturnValue().Set(buffer);
+}
+
 }  // namespace
 
 NODE_MODULE_INIT(/* exports, module, context */) {
@@ -290,4 +322,5 @@ NODE_MODULE_INIT(/* exports, module, context */) {
   NODE_SET_METHOD(exports, "lowMemoryNotification", LowMemoryNotification);
   NODE_SET_METHOD(exports, "oneByteText", OneByteText);
   NODE_SET_METHOD(exports, "joinedOneByteText", JoinedText);
+  NODE_SET_METHOD(exports, "joinedBytes", JoinedBytes);
 }

@@ -10,7 +10,7 @@ import { LayoutWatch } from '@comps/shared/market/layout-watch';
 import { createMetering } from '@comps/shared/metering/create-metering';
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
-import { loadNativeHelper, oneByteTextOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
+import { loadNativeHelper, pageReadingOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import { ExpiringMap } from '@comps/shared/runtime/expiring-map';
 import { closeRedis, connectInBackground, createRedisClient } from '@comps/shared/redis/create-redis';
 import { listen, type RunningServer } from '@comps/shared/runtime/http-server';
@@ -109,7 +109,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
     UPSTREAM_MAX_IN_FLIGHT: '200',
   });
   const jobsHistory = new HistoryWriter(accounts, logger, jobsConfig.metering.historyFlushIntervalMs);
-  const jobsMetering = createMetering(jobsConfig.metering, redis, accountsQuotaLedger(accounts), jobsHistory, logger, oneByteTextOf(loadNativeHelper()));
+  const jobsMetering = createMetering(jobsConfig.metering, redis, accountsQuotaLedger(accounts), jobsHistory, logger, pageReadingOf(loadNativeHelper()));
   const exploreCharges = new TaskTracker(() => undefined);
   closers.push(async () => {
     await exploreCharges.drain();

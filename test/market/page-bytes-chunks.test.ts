@@ -47,3 +47,23 @@ t.test('take(): the chunks as they are, for a reader on this thread; the bytes a
   t.throws(() => bytes.whole(), /handed to their reader/);
   t.throws(() => bytes.forThread(), /handed to their reader/);
 });
+
+t.test('forThread(join): chunks of 64 KB or more in all are joined into one buffer, moved; one chunk, or fewer bytes, as without', async (t) => {
+  const joins: number[] = [];
+  const join = (parts: readonly Uint8Array[]) => {
+    joins.push(parts.length);
+    return new Uint8Array(Buffer.concat(parts)).buffer;
+  };
+  const chunks = [Buffer.alloc(40_000, 0x61), Buffer.alloc(40_000, 0x62)];
+  const { parts, moved } = PageBytes.of(chunks).forThread(join);
+  t.strictSame(joins, [2], 'joined');
+  t.equal(parts.length, 1, 'one part');
+  t.equal(moved.length, 1, 'one buffer moved');
+  t.equal(parts[0]!.buffer, moved[0], "the part's own buffer");
+  t.equal(Buffer.from(parts[0]!).toString('latin1'), 'a'.repeat(40_000) + 'b'.repeat(40_000), 'the bytes in order');
+  const single = PageBytes.of([Buffer.alloc(100_000, 0x63)]).forThread(join);
+  t.equal(single.parts.length, 1);
+  const few = PageBytes.of([Buffer.alloc(30_000), Buffer.alloc(30_000)]).forThread(join);
+  t.equal(few.parts.length, 2, 'under 64 KB: the chunks as they are');
+  t.strictSame(joins, [2], 'neither joined');
+});

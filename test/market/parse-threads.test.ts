@@ -16,6 +16,7 @@ import { ParseThreads, type ParseThreadsOptions } from '@comps/shared/market/par
 import type { ParsedSearchPage } from '@comps/shared/market/parse/search-page';
 import { FIXTURES_DIR, readFixture } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/http-client.js';
+import { loadedNativeHelper } from '../helpers/native-helper.js';
 import { withoutTapHooks } from '../helpers/without-tap-hooks.js';
 
 // Search answers read in parse threads come back as the calling thread reads them: the same page, the same
@@ -446,6 +447,37 @@ t.test("a page's chunks are moved to its thread where they own their memory, cop
   t.throws(() => chunks.whole(), /handed to their reader/, 'the bytes handed over are not read again here');
   t.equal(withHeaders.length, 1000 + 19, "the first chunk copied: the headers' buffer stays");
   t.strictSame(rest.map((chunk) => chunk.length), [0, 0], 'the others moved');
+  t.strictSame(onCallingThread, [], 'every one read in the thread');
+});
+
+t.test("with the native helper's join, a page's chunks go to its thread as one buffer, moved, and are let go here", async (t) => {
+  const native = loadedNativeHelper(t);
+  if (!native) return;
+  const joins: number[] = [];
+  const joinBytes = (parts: readonly Uint8Array[]) => {
+    joins.push(parts.length);
+    return native.joinedBytes(parts);
+  };
+  const { threads, onCallingThread } = threadsWith({ count: 1, joinBytes });
+  t.teardown(() => threads.close());
+  await warm(threads, 1);
+  onCallingThread.length = 0;
+  joins.length = 0;
+  const expected = shapeOf(interpretSearchAnswer(upstreamOf(PAGE), 'market.com'));
+  const withHeaders = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\n\r\n'), PAGE.subarray(0, 1000)]);
+  const first = withHeaders.subarray(withHeaders.length - 1000);
+  const rest = [PAGE.subarray(1000, 70_000), PAGE.subarray(70_000)].map((part) => Buffer.from(part));
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: PageBytes.of([first, ...rest]) }, 'market.com')), expected, 'chunks: read');
+  t.strictSame(joins, [3], 'joined, all three');
+  t.equal(withHeaders.length, 1000 + 19, "the first chunk copied: the headers' buffer stays");
+  t.strictSame(rest.map((chunk) => chunk.length), [0, 0], 'the others let go');
+  const owned = Buffer.from(PAGE);
+  t.strictSame(shapeOf(await threads.read({ ...answerOf(''), body: PageBytes.of([owned]) }, 'market.com')), expected, 'one chunk: read');
+  t.strictSame(joins, [3], 'one chunk is moved as it is, not joined');
+  t.equal(owned.length, 0, 'moved');
+  const small = [Buffer.from(PAGE.subarray(0, 20_000)), Buffer.from(PAGE.subarray(20_000, 40_000))];
+  await threads.read({ ...answerOf(''), body: PageBytes.of(small) }, 'market.com').catch(() => undefined);
+  t.strictSame(joins, [3], 'chunks under 64 KB in all are moved as they are');
   t.strictSame(onCallingThread, [], 'every one read in the thread');
 });
 

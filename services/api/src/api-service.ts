@@ -11,7 +11,7 @@ import { closeRedis, connectInBackground, createRedisClient } from '@comps/share
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import type { AllowedMethods } from '@comps/shared/runtime/client-error';
 import { idleCollection } from '@comps/shared/runtime/idle-collection';
-import { oneByteTextOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
+import { pageReadingOf, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import type { IdleCollector } from '@comps/shared/runtime/idle-collector';
 import { Authenticator } from './auth/authenticate.js';
 import { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
@@ -64,7 +64,7 @@ export function createApiService(config: ApiConfig, logger: Logger, native: Nati
   const jobsHttp = { url: config.jobsUrl, ...internal };
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const historyAwaitingCaller = new HistoryAwaitingCaller(accounts, history, logger, shared.historyFlushIntervalMs);
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, oneByteTextOf(native));
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, pageReadingOf(native));
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();
   // Every request in flight listens to it: as many listeners as requests, by design.

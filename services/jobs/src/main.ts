@@ -9,7 +9,7 @@ import { closeRedis, connectInBackground, createRedisClient } from '@comps/share
 import { FixedWindowLimiter } from '@comps/shared/redis/fixed-window-limiter';
 import { listen } from '@comps/shared/runtime/http-server';
 import { idleCollection } from '@comps/shared/runtime/idle-collection';
-import { loadServiceNativeHelper, oneByteTextOf } from '@comps/shared/runtime/native-helper';
+import { loadServiceNativeHelper, pageReadingOf } from '@comps/shared/runtime/native-helper';
 import { countedAsWork } from '@comps/shared/runtime/idle-collector';
 import { exitOnBootFailure, onShutdown } from '@comps/shared/runtime/on-shutdown';
 import { TaskTracker } from '@comps/shared/runtime/task-tracker';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const ledger = accountsQuotaLedger(accounts);
   const native = loadServiceNativeHelper(logger);
-  const metering = createMetering(shared, redis, ledger, history, logger, oneByteTextOf(native));
+  const metering = createMetering(shared, redis, ledger, history, logger, pageReadingOf(native));
 
   const collector = idleCollection(config.idleGcMs, logger, native, metering.parseThreads);
   const runner = new TaskRunner({ db, logger, now, random: Math.random, ...(collector ? { work: collector } : {}) }, config.runner);

@@ -6,6 +6,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { LayoutWatch } from './layout-watch.js';
 import type { SearchAnswerReader } from './market-client.js';
 import type { FetchedPage } from './fetch/fetch-page.js';
+import type { JoinBytes } from './fetch/page-bytes.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 import { threadExecArgv } from '../runtime/thread-exec-argv.js';
 
@@ -95,6 +96,8 @@ export interface ParseThreadsOptions {
   logger: Logger;
   /** Reads the pages that find no thread ready: while one starts, or while none may (see `FIRST_START_BACKOFF_MS`). */
   callingThread: SearchAnswerReader;
+  /** Joins a page's chunks into the one buffer moved to the thread (the native helper's); without it the chunks are moved as they are. */
+  joinBytes?: JoinBytes | undefined;
   /** Milliseconds, for the start backoff (tests give a clock they move). */
   now?: () => number;
   /** The threads' module (tests give one that can be made to die). */
@@ -134,6 +137,7 @@ export class ParseThreads implements SearchAnswerReader {
   private readonly pageDeadlineMs: number;
   private readonly startDeadlineMs: number;
   private readonly callingThread: SearchAnswerReader;
+  private readonly joinBytes: JoinBytes | undefined;
   private readonly now: () => number;
   private readonly pagesBeforeStart: number;
   /** Pages read since the last idle moment (`release`), wherever read. */
@@ -151,6 +155,7 @@ export class ParseThreads implements SearchAnswerReader {
     layoutWatch,
     logger,
     callingThread,
+    joinBytes,
     now = () => performance.now(),
     entry = new URL('./parse-thread-main.js', import.meta.url),
     pageDeadlineMs = PAGE_DEADLINE_MS,
@@ -163,6 +168,7 @@ export class ParseThreads implements SearchAnswerReader {
     this.layoutWatch = layoutWatch;
     this.logger = logger;
     this.callingThread = callingThread;
+    this.joinBytes = joinBytes;
     this.now = now;
     this.entry = entry;
     this.pageDeadlineMs = pageDeadlineMs;
@@ -186,9 +192,9 @@ export class ParseThreads implements SearchAnswerReader {
   }
 
   /**
-   * Takes the answer's body: each chunk moved to the thread where it owns its memory whole (the
-   * caller's chunk is then empty), else its bytes alone copied and moved, never the rest of a pool;
-   * the thread puts them together.
+   * Takes the answer's body: joined into one buffer and moved to the thread (`joinBytes`), else each
+   * chunk moved where it owns its memory whole (the caller's chunk is then empty) and its bytes alone
+   * copied and moved where not, never the rest of a pool, for the thread to put together (`PageBytes.forThread`).
    */
   read(answer: FetchedPage, site: MarketSite): Promise<ParsedSearchPage> {
     if (this.closed) return Promise.reject(new AppError('service_unavailable', 'The service is shutting down'));
@@ -200,7 +206,7 @@ export class ParseThreads implements SearchAnswerReader {
     }
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const { parts, moved } = answer.body.forThread();
+      const { parts, moved } = answer.body.forThread(this.joinBytes);
       const request: ParseRequest = { id, status: answer.status, body: parts, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
       try {
         thread.worker.postMessage(request, moved);

@@ -2,8 +2,8 @@ import type { HistorySink } from '../internal/accounts/history-record.js';
 import type { Logger } from '../logging/create-logger.js';
 import { LayoutWatch } from '../market/layout-watch.js';
 import { callingThreadReader, MarketClient } from '../market/market-client.js';
-import type { OneByteText } from '../market/parse/page-text.js';
 import { ParseThreads } from '../market/parse-threads.js';
+import type { PageReading } from '../runtime/native-helper.js';
 import { closeRedis, connectInBackground, createRedisClient, type RedisClient } from '../redis/create-redis.js';
 import { Admission } from './admission.js';
 import type { MeteringConfig } from './metering-config.js';
@@ -28,7 +28,7 @@ export interface Metering {
 /**
  * The metering module as a service wires it: the meter, its admission and the settlement outbox
  * (with a Redis connection of its own, for blocking reads), sharing the service's Redis client.
- * `oneByteText` reads pages' bytes on the service's thread (the native helper's; without it, a copy).
+ * `pageReading` reads pages' bytes on the service's thread and joins them for its parse threads (the native helper's; without it, copies).
  */
 export function createMetering(
   config: MeteringConfig,
@@ -36,7 +36,7 @@ export function createMetering(
   ledger: QuotaLedger,
   history: HistorySink,
   logger: Logger,
-  oneByteText?: OneByteText,
+  pageReading?: PageReading,
 ): Metering {
   const settlementReader = createRedisClient({ url: config.redisUrl, commandTimeoutMs: 5000 }, logger);
   const readerConnected = connectInBackground(settlementReader, logger);
@@ -56,8 +56,8 @@ export function createMetering(
   );
   const layoutWatch = new LayoutWatch(logger);
   const parseThreads =
-    config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger, callingThread: callingThreadReader(layoutWatch, oneByteText) }) : undefined;
-  const market = new MarketClient(config.market, { layoutWatch, searchReader: parseThreads, oneByteText });
+    config.parseThreads > 0 ? new ParseThreads({ count: config.parseThreads, layoutWatch, logger, callingThread: callingThreadReader(layoutWatch, pageReading?.oneByteText), joinBytes: pageReading?.joinBytes }) : undefined;
+  const market = new MarketClient(config.market, { layoutWatch, searchReader: parseThreads, oneByteText: pageReading?.oneByteText });
   const meter = new Meter({
     market,
     admission,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { NATIVE_HELPER_PATH } from '../../native/build.mjs';
 import type { Logger } from '../logging/create-logger.js';
+import type { JoinBytes } from '../market/fetch/page-bytes.js';
 import { copyAsLatin1, type OneByteText } from '../market/parse/page-text.js';
 
 /** What the native helper does (shared/native/native-helper.cc), or why it is not there. */
@@ -19,6 +20,13 @@ export type NativeHelper =
        * (copied), stay.
        */
       oneByteText: OneByteText;
+      /**
+       * Chunks of a page joined into one buffer of memory an earlier page held (kept for reuse, as
+       * `oneByteText`'s), to be moved to a parse thread, whose `oneByteText` then reads it without a
+       * copy; the block is kept again once the buffer's memory is freed, in whichever thread. Chunks
+       * that are the whole of their buffer are left empty.
+       */
+      joinedBytes: JoinBytes;
     }
   | { unavailable: string };
 
@@ -41,6 +49,7 @@ export function loadNativeHelper(addonPath = NATIVE_HELPER_PATH): NativeHelper {
       lowMemoryNotification: () => void;
       oneByteText: (bytes: Uint8Array) => string;
       joinedOneByteText: (parts: readonly Uint8Array[]) => string;
+      joinedBytes: (parts: readonly Uint8Array[]) => ArrayBuffer;
     };
     return {
       mallocTrim: () => addon.mallocTrim(),
@@ -50,6 +59,7 @@ export function loadNativeHelper(addonPath = NATIVE_HELPER_PATH): NativeHelper {
         if (length < MIN_SHARED_BYTES) return copyAsLatin1(parts);
         return parts.length === 1 ? addon.oneByteText(parts[0]!) : addon.joinedOneByteText(parts);
       },
+      joinedBytes: (parts) => addon.joinedBytes(parts),
     };
   } catch (error) {
     return { unavailable: `${addonPath} could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
@@ -65,7 +75,18 @@ export function loadServiceNativeHelper(logger: Logger): NativeHelper {
   return native;
 }
 
+/** How a process reads pages' bytes: into text, and joined for a parse thread. */
+export interface PageReading {
+  oneByteText: OneByteText;
+  joinBytes: JoinBytes;
+}
+
 /** How a process reads page bytes into text: the helper's way, or a copy where the helper is not there (undefined). */
 export function oneByteTextOf(native: NativeHelper): OneByteText | undefined {
   return 'unavailable' in native ? undefined : native.oneByteText;
+}
+
+/** The helper's ways of reading pages' bytes, or undefined where it is not there (a copy each time then). */
+export function pageReadingOf(native: NativeHelper): PageReading | undefined {
+  return 'unavailable' in native ? undefined : { oneByteText: native.oneByteText, joinBytes: native.joinedBytes };
 }

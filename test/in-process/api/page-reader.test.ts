@@ -11,7 +11,10 @@ import { startInProcessStack } from '../../helpers/in-process-stack.js';
 /** The helper built here (a copy where it is not), with each page it reads counted. */
 function countingHelper(): { native: NativeHelper; pagesRead: number[] } {
   const loaded = loadNativeHelper();
-  const helper = 'unavailable' in loaded ? { mallocTrim: () => false, lowMemoryNotification: () => undefined, oneByteText: copyAsLatin1 } : loaded;
+  const helper =
+    'unavailable' in loaded
+      ? { mallocTrim: () => false, lowMemoryNotification: () => undefined, oneByteText: copyAsLatin1, joinedBytes: (parts: readonly Uint8Array[]) => new Uint8Array(Buffer.concat(parts)).buffer }
+      : loaded;
   const pagesRead: number[] = [];
   const native = {
     ...helper,

@@ -127,8 +127,8 @@ t.test('the helper itself refuses what is not bytes that stay as they are, and r
 });
 
 /**
- * Run in a process of its own: the page faults of joining a 2 MB page's 64 KB parts into a text, three
- * times, each text collected before the next: into memory fresh from the system, into the block the
+ * Run in a process of its own: the page faults of joining a 2 MB page's 64 KB parts into a text (at once,
+ * or through a buffer, as for a parse thread), three times each way, each text collected before the next: into memory fresh from the system, into the block the
  * first text held (kept for the next page), and, after `mallocTrim`, into fresh memory again.
  */
 const REUSE_CHECK = `
@@ -136,34 +136,42 @@ import { loadNativeHelper } from ${JSON.stringify(HELPER_MODULE)};
 const native = loadNativeHelper();
 const settle = async () => { for (let round = 0; round < 3; round += 1) { globalThis.gc(); await new Promise((next) => setImmediate(next)); } };
 const page = Buffer.alloc(${2 * MB}, 0x61);
-const read = async () => {
+// Joined into a text at once, or into a buffer (as for a parse thread) read as text without a copy.
+const read = async (viaBuffer) => {
   const parts = [];
   for (let at = 0; at < page.length; at += 65536) parts.push(new Uint8Array(page.subarray(at, at + 65536)));
   await settle();
   const before = process.resourceUsage().minorPageFault;
-  let text = native.oneByteText(parts);
+  let text = viaBuffer ? native.oneByteText([new Uint8Array(native.joinedBytes(parts))]) : native.oneByteText(parts);
   const faults = process.resourceUsage().minorPageFault - before;
   const same = text.length === page.length && text.charCodeAt(0) === 0x61 && text.charCodeAt(page.length - 1) === 0x61;
   text = null;
   await settle();
   return { faults, same };
 };
-const fresh = await read();
-const kept = await read();
-native.mallocTrim();
-const trimmed = await read();
-process.stdout.write(JSON.stringify({ fresh, kept, trimmed }));
+const results = {};
+for (const viaBuffer of [false, true]) {
+  native.mallocTrim();
+  const fresh = await read(viaBuffer);
+  const kept = await read(viaBuffer);
+  native.mallocTrim();
+  const trimmed = await read(viaBuffer);
+  results[viaBuffer ? 'buffer' : 'text'] = { fresh, kept, trimmed };
+}
+process.stdout.write(JSON.stringify(results));
 `;
 
-t.test("a joined page's memory is kept for the next page's, and freed by mallocTrim", async (t) => {
+t.test("a joined page's memory is kept for the next page's (joined into a text, or into a buffer read as one), and freed by mallocTrim", async (t) => {
   if (!loadedNativeHelper(t)) return;
   const { stdout } = await promisify(execFile)(...withoutTapHooks(process.execPath, ['--expose-gc', '--input-type=module', '-e', REUSE_CHECK]));
-  const { fresh, kept, trimmed } = JSON.parse(stdout) as Record<'fresh' | 'kept' | 'trimmed', { faults: number; same: boolean }>;
-  t.strictSame([fresh.same, kept.same, trimmed.same], [true, true, true], 'each text reads its bytes');
-  // 2 MB is 512 pages of 4 KB: memory fresh from the system faults once a page as it is first written.
-  t.ok(fresh.faults >= 500, `the first page's text in fresh memory: ${fresh.faults} page faults`);
-  t.ok(kept.faults < 50, `the second in the memory the first held: ${kept.faults} page faults`);
-  t.ok(trimmed.faults >= 500, `after mallocTrim, in fresh memory again: ${trimmed.faults} page faults`);
+  const results = JSON.parse(stdout) as Record<'text' | 'buffer', Record<'fresh' | 'kept' | 'trimmed', { faults: number; same: boolean }>>;
+  for (const [way, { fresh, kept, trimmed }] of Object.entries(results)) {
+    t.strictSame([fresh.same, kept.same, trimmed.same], [true, true, true], `${way}: each text reads its bytes`);
+    // 2 MB is 512 pages of 4 KB: memory fresh from the system faults once a page as it is first written.
+    t.ok(fresh.faults >= 500, `${way}: the first page's in fresh memory: ${fresh.faults} page faults`);
+    t.ok(kept.faults < 50, `${way}: the second in the memory the first held: ${kept.faults} page faults`);
+    t.ok(trimmed.faults >= 500, `${way}: after mallocTrim, in fresh memory again: ${trimmed.faults} page faults`);
+  }
 });
 
 /**

@@ -6,6 +6,15 @@
  * the page nor allocates the copy, which V8 counts toward its next full collection of the calling
  * thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
+/**
+ * Chunks joined into one buffer of their own (`NativeHelper.joinedBytes`: memory an earlier page held);
+ * the chunks that are the whole of their buffer are left empty.
+ */
+export type JoinBytes = (parts: readonly Uint8Array[]) => ArrayBuffer;
+
+/** Below this a page's chunks are moved as they are: joining them saves the receiver next to nothing. */
+const JOINED_BYTES_AT_LEAST = 64 * 1024;
+
 export class PageBytes {
   private chunks: Buffer[];
   /** Handed to their reader (`take`, or `forThread`): some chunks may be empty now, and the bytes are read there. */
@@ -38,13 +47,20 @@ export class PageBytes {
   }
 
   /**
-   * The bytes for another thread, with what to transfer: a chunk that owns its memory whole is
+   * The bytes for another thread, with what to transfer. With `join` (the native helper's), chunks of
+   * 64 KB or more in all are joined into one buffer, moved: the receiving thread reads it without
+   * joining it (a bulk search's twenty pages arrive together, and the parse thread, which reads them
+   * one after another, is what the call waits for). Otherwise a chunk that owns its memory whole is
    * moved (the caller's chunk is then empty), any other is copied alone, never the rest of a pool or
    * the headers before it. The receiver reads them (`PageText.ofParts`).
    */
-  forThread(): { parts: Uint8Array[]; moved: ArrayBuffer[] } {
+  forThread(join?: JoinBytes): { parts: Uint8Array[]; moved: ArrayBuffer[] } {
     if (this.handedOver) throw new Error('the page bytes were handed to their reader');
     this.handedOver = true;
+    if (join && this.chunks.length > 1 && this.length >= JOINED_BYTES_AT_LEAST) {
+      const joined = join(this.chunks);
+      return { parts: [new Uint8Array(joined)], moved: [joined] };
+    }
     const parts = this.chunks.map((chunk) =>
       chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer ? new Uint8Array(chunk.buffer) : new Uint8Array(chunk),
     );
