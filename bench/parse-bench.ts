@@ -5,7 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Parser } from 'htmlparser2';
 import type { MarketSite } from '@comps/shared/contract/market-sites';
 import { readItemPage } from '@comps/shared/market/parse/item-page';
-import { PageText, type OneByteText } from '@comps/shared/market/parse/page-text';
+import { PageText } from '@comps/shared/market/parse/page-text';
+import type { PageReading } from '@comps/shared/runtime/native-helper';
+import type { OneByteText } from '@comps/shared/runtime/one-byte-text';
 import { parseSearchPage } from '@comps/shared/market/parse/search-page';
 import { freePort } from '@comps/scripts/stack/free-port';
 import { serviceEntry } from '@comps/scripts/stack/launch-stack';
@@ -158,7 +160,8 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
 }
 
-async function simulatorSection(oneByteText: OneByteText | undefined): Promise<void> {
+async function simulatorSection(pageReading: PageReading | undefined): Promise<void> {
+  const oneByteText = pageReading?.oneByteText;
   const port = await freePort();
   const sim = spawn(process.execPath, [serviceEntry('market-sim')], {
     env: { PATH: process.env.PATH ?? '', MARKET_SIM_PORT: String(port), LOG_LEVEL: 'warn', MARKET_SIM_CACHE_MB: '512' },
@@ -195,7 +198,7 @@ async function simulatorSection(oneByteText: OneByteText | undefined): Promise<v
         return { name: `sim: ${url.searchParams.get('_nkw')} p${url.searchParams.get('_pgn')}`, bytes: bytes.length, ...measure(bytes, html, parsersOf('search', 'market.com', html, oneByteText)) };
       }),
     );
-    const burst = await measureParseThreads(cold.pages.slice(0, 20), 'market.com', oneByteText);
+    const burst = await measureParseThreads(cold.pages.slice(0, 20), 'market.com', pageReading);
     log();
     log(`parse threads, a burst of ${burst.pages} simulator pages (as bench:bulk's pages arrive at concurrency 20), medians, taken in turns:`);
     log(`  on the calling thread ${ms(burst.mainMs)}ms; one parse thread ${ms(burst.oneThreadMs)}ms (${(burst.oneThreadMs / burst.mainMs).toFixed(2)}×); two ${ms(burst.twoThreadsMs)}ms (${(burst.twoThreadsMs / burst.mainMs).toFixed(2)}×)`);
@@ -206,7 +209,8 @@ async function simulatorSection(oneByteText: OneByteText | undefined): Promise<v
 }
 
 async function main(): Promise<void> {
-  const { oneByteText, line } = servicesPageText();
+  const { pageReading, line } = servicesPageText();
+  const oneByteText = pageReading?.oneByteText;
   log(`npm run bench:parse: ${ITERATIONS} iterations after ${WARM_UP} of warm-up; medians; ${line}`);
   log();
   printRatios(
@@ -216,7 +220,7 @@ async function main(): Promise<void> {
       return { name: page.file.replace(/\.html$/, ''), bytes: bytes.length, ...measure(bytes, html, parsersOf(page.kind, page.site, html, oneByteText)) };
     }),
   );
-  await simulatorSection(oneByteText);
+  await simulatorSection(pageReading);
 }
 
 await main();

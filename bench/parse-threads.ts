@@ -4,14 +4,14 @@ import type { FetchedPage } from '@comps/shared/market/fetch/fetch-page';
 import { PageBytes } from '@comps/shared/market/fetch/page-bytes';
 import { callingThreadReader, type SearchAnswerReader } from '@comps/shared/market/market-client';
 import { ParseThreads } from '@comps/shared/market/parse-threads';
-import type { OneByteText } from '@comps/shared/market/parse/page-text';
+import type { PageReading } from '@comps/shared/runtime/native-helper';
 import { median } from './bench-stack.js';
 
 /**
  * Whether parse threads (`ParseThreads`, as the services run them) help where pages arrive together
  * (bench:bulk at concurrency 20: twenty pages at once): a burst of pages read one after another on the
- * calling thread, against the same burst read by one and by two threads (each page's bytes moved
- * there, its parsed page cloned back), after warm-up bursts that let V8 optimize the parser in each.
+ * calling thread, against the same burst read by one and by two threads (each page's chunks joined and
+ * moved there, as the api's are, its parsed page cloned back), after warm-up bursts that let V8 optimize the parser in each.
  * Two threads against one shows what the machine's cores give when both parse (0.5: all of it).
  */
 const BURSTS = Number(process.env.BENCH_BURSTS ?? '15');
@@ -33,11 +33,11 @@ function chunksOf(page: Buffer): Buffer[] {
 }
 
 /** The burst on the calling thread against one and two parse threads, taken in turns. */
-export async function measureParseThreads(pages: Buffer[], site: MarketSite, oneByteText: OneByteText | undefined): Promise<ParseThreadsFigures> {
+export async function measureParseThreads(pages: Buffer[], site: MarketSite, pageReading: PageReading | undefined): Promise<ParseThreadsFigures> {
   const logger = createLogger('bench', 'silent');
-  const callingThread = callingThreadReader(undefined, oneByteText);
-  const one = new ParseThreads({ count: 1, logger, callingThread });
-  const two = new ParseThreads({ count: 2, logger, callingThread });
+  const callingThread = callingThreadReader(undefined, pageReading?.oneByteText);
+  const one = new ParseThreads({ count: 1, logger, callingThread, joinBytes: pageReading?.joinBytes });
+  const two = new ParseThreads({ count: 2, logger, callingThread, joinBytes: pageReading?.joinBytes });
   // A read takes the body it is given: each burst gets copies, made before it is timed, in the 64 KB chunks a socket reads a page in.
   const answersOf = (): FetchedPage[] => pages.map((page) => ({ status: 200, body: PageBytes.of(chunksOf(page)), url: 'https://www.market.test/sch/i.html', retryAfterSeconds: null, elapsedMs: 0 }));
   try {

@@ -1,12 +1,12 @@
-import type { OneByteText } from '@comps/shared/market/parse/page-text';
-import { loadNativeHelper, oneByteTextOf } from '@comps/shared/runtime/native-helper';
+import { loadNativeHelper, pageReadingOf, type PageReading } from '@comps/shared/runtime/native-helper';
 
 /**
- * How the services read a page's bytes into the text the parser scans: by the native helper (no copy)
- * where it is built, otherwise by a copy; and a line saying which, for the report.
+ * How the api reads a page's bytes into the text the parser scans: by the native helper (no copy, or
+ * joined for its parse thread into memory kept for pages) where it is built, otherwise by a copy; and
+ * a line saying which, for the report.
  */
-export function servicesPageText(): { oneByteText: OneByteText | undefined; line: string } {
+export function servicesPageText(): { pageReading: PageReading | undefined; line: string } {
   const native = loadNativeHelper();
-  const oneByteText = oneByteTextOf(native);
-  return { oneByteText, line: oneByteText ? 'pages read into text by the native helper (no copy), as the services read them' : `pages copied into text: ${'unavailable' in native ? native.unavailable : ''}` };
+  const pageReading = pageReadingOf(native, { joinForThreads: true });
+  return { pageReading, line: pageReading ? "pages read into text by the native helper (no copy), as the api reads them" : `pages copied into text: ${'unavailable' in native ? native.unavailable : ''}` };
 }

@@ -21,9 +21,10 @@
  *   are the whole of their buffer leave it (the buffer is detached, as a transfer to another thread
  *   detaches it), so that V8 counts their memory once, as the string's (see BytesAsOneByteText).
  *
- * - oneByteText(parts): the same for a page that came in several parts (the chunks its socket read it
- *   in): joined into a block of memory kept from an earlier page (PageBlocks), not one just taken from
- *   the system. glibc maps a block of a page's size afresh and unmaps it when freed, so a page's
+ * - joinedOneByteText(parts): the same for a page that came in several parts (the chunks its socket
+ *   read it in), joined into a block of memory kept from an earlier page (PageBlocks), not one just
+ *   taken from the system; joinedBytes(parts): the parts joined so into an ArrayBuffer, to be moved
+ *   to a parse thread, which reads it with oneByteText (the block goes back once the text is freed). glibc maps a block of a page's size afresh and unmaps it when freed, so a page's
  *   joining often faulted its 1-2 MB in anew (bench:bulk's parse thread, joining with Buffer.concat:
  *   9-124 ms a call of twenty pages, up to 8,000 page faults; bench:parse's burst of twenty simulator
  *   pages in 64 KB chunks on one parse thread: 103-163 ms with kept blocks against 173-253 with
@@ -41,7 +42,9 @@
 #include <node.h>
 #include <v8.h>
 
-#include <cstring>
+#include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -145,7 +148,10 @@ class PageBlocks {
  private:
   /** Capacities are rounded up to this: pages of slightly different sizes reuse each other's blocks. */
   static constexpr size_t GRANULE = 256 * 1024;
-  /** A bulk search's pages are read one after another in a thread, each text freed by the collection after it: a few pages' worth. */
+  /**
+   * Texts outlive their page's reading until a collection frees them (a full one, for those promoted
+   * meanwhile), so blocks come back in bunches: 12-24 pages' worth is kept, the rest freed.
+   */
   static constexpr size_t KEPT_BYTES = 24 * 1024 * 1024;
   std::mutex mutex_;
   std::multimap<size_t, char*> kept_;
@@ -185,6 +191,14 @@ void LowMemoryNotification(const v8::FunctionCallbackInfo<v8::Value>& args) {
   args.GetIsolate()->LowMemoryNotification();
 }
 
+/** Detaches a buffer a view is the whole of, which frees its memory now (V8 keeps it until the buffer is collected). */
+void LetGoOf(v8::Isolate* isolate, v8::Local<v8::Uint8Array> view) {
+  v8::Local<v8::ArrayBuffer> buffer = view->Buffer();
+  if (view->ByteOffset() != 0 || view->ByteLength() != buffer->ByteLength() || !buffer->IsDetachable()) return;
+  v8::TryCatch refused(isolate);
+  if (buffer->Detach(v8::Local<v8::Value>()).IsNothing()) refused.Reset();
+}
+
 void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Isolate* isolate = args.GetIsolate();
   if (args.Length() < 1 || !args[0]->IsUint8Array()) {
@@ -216,75 +230,84 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   // Bytes that are part of a buffer stay in it (the rest is someone else's): counted twice while it lives.
   // Node's pool, whose buffers it marks untransferable without V8 knowing, lends parts only, and the
   // loader copies anything under 64 KB. A detach refused (a key set on the buffer) leaves it as it is.
-  if (view->ByteOffset() == 0 && length == buffer->ByteLength() && buffer->IsDetachable()) {
-    v8::TryCatch refused(isolate);
-    if (buffer->Detach(v8::Local<v8::Value>()).IsNothing()) refused.Reset();
-  }
+  LetGoOf(isolate, view);
   resource->Count();
   args.GetReturnValue().Set(text);
 }
 
 
-/** Detaches a buffer a view is the whole of, which frees its memory now (V8 keeps it until the buffer is collected). */
-void LetGoOf(v8::Isolate* isolate, v8::Local<v8::Uint8Array> view) {
-  v8::Local<v8::ArrayBuffer> buffer = view->Buffer();
-  if (view->ByteOffset() != 0 || view->ByteLength() != buffer->ByteLength() || !buffer->IsDetachable()) return;
-  v8::TryCatch refused(isolate);
-  if (buffer->Detach(v8::Local<v8::Value>()).IsNothing()) refused.Reset();
-}
-
-/** The views of an array of Uint8Array (the first argument), and their bytes in all; false (an exception thrown) for anything else. */
-bool PartsOf(const v8::FunctionCallbackInfo<v8::Value>& args, const char* refusal, std::vector<v8::Local<v8::Uint8Array>>* views, size_t* length) {
+/**
+ * The parts (an array of Uint8Array, the first argument) copied into a block of PageBlocks, then let go
+ * of (`LetGoOf`: their memory is not counted beside the block's); false, with an exception thrown, for
+ * anything else, or for parts whose lengths changed while they were read (reading an array's elements
+ * can run JavaScript).
+ */
+bool JoinParts(const v8::FunctionCallbackInfo<v8::Value>& args, const char* name, char** data, size_t* length, size_t* capacity) {
   v8::Isolate* isolate = args.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  auto refuse = [&]() {
-    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, refusal).ToLocalChecked()));
+  auto refuse = [&](const char* why) {
+    isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, (std::string(name) + why).c_str()).ToLocalChecked()));
     return false;
   };
-  if (args.Length() < 1 || !args[0]->IsArray()) return refuse();
+  if (args.Length() < 1 || !args[0]->IsArray()) return refuse(" takes an array of Uint8Array");
   v8::Local<v8::Array> parts = args[0].As<v8::Array>();
+  std::vector<v8::Local<v8::Uint8Array>> views;
+  std::vector<size_t> lengths;
+  *length = 0;
   for (uint32_t index = 0; index < parts->Length(); index += 1) {
     v8::Local<v8::Value> part;
     if (!parts->Get(context, index).ToLocal(&part)) return false;
-    if (!part->IsUint8Array()) return refuse();
-    views->push_back(part.As<v8::Uint8Array>());
-    *length += views->back()->ByteLength();
+    if (!part->IsUint8Array()) return refuse(" takes an array of Uint8Array");
+    views.push_back(part.As<v8::Uint8Array>());
+    lengths.push_back(views.back()->ByteLength());
+    *length += lengths.back();
   }
+  if (*length > v8::String::kMaxLength) {
+    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8(isolate, (std::string(name) + ": the bytes are longer than a string may be").c_str()).ToLocalChecked()));
+    return false;
+  }
+  *data = nullptr;
+  *capacity = 0;
+  if (*length == 0) return true;
+  *data = PageBlocks::Process().Take(*length, capacity);
+  if (*data == nullptr) {
+    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8(isolate, (std::string(name) + ": out of memory").c_str()).ToLocalChecked()));
+    return false;
+  }
+  size_t at = 0;
+  for (size_t index = 0; index < views.size(); index += 1) {
+    // At most what was counted, into what is left of the block: a part that changed meanwhile is refused.
+    const size_t copied = views[index]->CopyContents(*data + at, std::min(lengths[index], *length - at));
+    if (copied != lengths[index]) {
+      PageBlocks::Process().GiveBack(*data, *capacity);
+      return refuse(": a part changed while it was read");
+    }
+    at += copied;
+  }
+  for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
   return true;
 }
 
 void JoinedText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Isolate* isolate = args.GetIsolate();
-  std::vector<v8::Local<v8::Uint8Array>> views;
-  size_t length = 0;
-  if (!PartsOf(args, "joinedOneByteText takes an array of Uint8Array", &views, &length)) return;
+  char* data;
+  size_t length;
+  size_t capacity;
+  if (!JoinParts(args, "joinedOneByteText", &data, &length, &capacity)) return;
   if (length == 0) {
     args.GetReturnValue().SetEmptyString();
     return;
   }
-  if (length > v8::String::kMaxLength) {
-    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "joinedOneByteText: the bytes are longer than a string may be")));
-    return;
-  }
-  size_t capacity = 0;
-  char* data = PageBlocks::Process().Take(length, &capacity);
-  if (data == nullptr) {
-    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "joinedOneByteText: out of memory")));
-    return;
-  }
-  size_t at = 0;
-  for (v8::Local<v8::Uint8Array> view : views) at += view->CopyContents(data + at, view->ByteLength());
   auto* resource = new JoinedOneByteText(isolate, data, length, capacity);
   v8::Local<v8::String> text;
   if (!v8::String::NewExternalOneByte(isolate, resource).ToLocal(&text)) {
+    // V8 did not take the resource (its length was checked before: not expected).
     delete resource;
     isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "joinedOneByteText: the bytes could not be made a string")));
     return;
   }
-  for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
   args.GetReturnValue().Set(text);
 }
-
 
 /** A block of PageBlocks as an ArrayBuffer's memory: the block goes back when the buffer's memory is freed (in whichever thread it went to). */
 void GiveBackBlock(void* data, size_t /* length */, void* capacity) {
@@ -293,23 +316,13 @@ void GiveBackBlock(void* data, size_t /* length */, void* capacity) {
 
 void JoinedBytes(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Isolate* isolate = args.GetIsolate();
-  std::vector<v8::Local<v8::Uint8Array>> views;
-  size_t length = 0;
-  if (!PartsOf(args, "joinedBytes takes an array of Uint8Array", &views, &length)) return;
-  size_t capacity = 0;
-  char* data = length == 0 ? nullptr : PageBlocks::Process().Take(length, &capacity);
-  if (length != 0 && data == nullptr) {
-    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8Literal(isolate, "joinedBytes: out of memory")));
-    return;
-  }
-  size_t at = 0;
-  for (v8::Local<v8::Uint8Array> view : views) at += view->CopyContents(data + at, view->ByteLength());
-  std::unique_ptr<v8::BackingStore> store = length == 0
-      ? v8::ArrayBuffer::NewBackingStore(isolate, 0)
-      : v8::ArrayBuffer::NewBackingStore(data, length, GiveBackBlock, reinterpret_cast<void*>(capacity));
-  v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, std::move(store));
-  for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
-  args.GetReturnValue().Set(buffer);
+  char* data;
+  size_t length;
+  size_t capacity;
+  if (!JoinParts(args, "joinedBytes", &data, &length, &capacity)) return;
+  std::unique_ptr<v8::BackingStore> store =
+      length == 0 ? v8::ArrayBuffer::NewBackingStore(isolate, 0) : v8::ArrayBuffer::NewBackingStore(data, length, GiveBackBlock, reinterpret_cast<void*>(capacity));
+  args.GetReturnValue().Set(v8::ArrayBuffer::New(isolate, std::move(store)));
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ export async function startInProcessStack(t: Teardown): Promise<InProcessStack> 
     UPSTREAM_MAX_IN_FLIGHT: '200',
   });
   const jobsHistory = new HistoryWriter(accounts, logger, jobsConfig.metering.historyFlushIntervalMs);
-  const jobsMetering = createMetering(jobsConfig.metering, redis, accountsQuotaLedger(accounts), jobsHistory, logger, pageReadingOf(loadNativeHelper()));
+  const jobsMetering = createMetering(jobsConfig.metering, redis, accountsQuotaLedger(accounts), jobsHistory, logger, pageReadingOf(loadNativeHelper(), { joinForThreads: false }));
   const exploreCharges = new TaskTracker(() => undefined);
   closers.push(async () => {
     await exploreCharges.drain();

@@ -64,7 +64,10 @@ export function createApiService(config: ApiConfig, logger: Logger, native: Nati
   const jobsHttp = { url: config.jobsUrl, ...internal };
   const history = new HistoryWriter(accounts, logger, shared.historyFlushIntervalMs);
   const historyAwaitingCaller = new HistoryAwaitingCaller(accounts, history, logger, shared.historyFlushIntervalMs);
-  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, pageReadingOf(native));
+  // A bulk search's pages arrive together and its one parse thread reads them one after another: the call waits
+  // for that thread, not for this one (bench:bulk at concurrency 20: 1.39 against 1.47 times the ideal).
+  const pageReading = pageReadingOf(native, { joinForThreads: true });
+  const metering = createMetering(shared, redis, accountsQuotaLedger(accounts), history, logger, pageReading);
   const prefix = shared.redisKeyPrefix;
   const stopping = new AbortController();
   // Every request in flight listens to it: as many listeners as requests, by design.

@@ -11,8 +11,8 @@ import { PageText } from './parse/page-text.js';
  * unrecognized layout, what the layout watch is to be told on the calling thread.
  */
 const port = parentPort!;
-// The bytes come moved here, not copied, in the chunks they came in: read into text here (the calling thread's heap then never
-// holds the page), by the helper where it was built (joined into memory an earlier page held), as the calling thread reads them.
+// The bytes come moved here, not copied: in the chunks they came in, joined here, or joined already by the calling thread (the
+// api's); read into text by the helper where it was built (without a copy, or joined into memory an earlier page held).
 const oneByteText = oneByteTextOf(loadNativeHelper());
 // A request that cannot be read leaves a page unanswered: the thread exits, and its pages fail on the calling thread.
 port.on('messageerror', () => process.exit(1));

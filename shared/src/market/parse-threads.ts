@@ -6,7 +6,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { LayoutWatch } from './layout-watch.js';
 import type { SearchAnswerReader } from './market-client.js';
 import type { FetchedPage } from './fetch/fetch-page.js';
-import type { JoinBytes } from './fetch/page-bytes.js';
+import type { JoinBytes } from '../runtime/one-byte-text.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 import { threadExecArgv } from '../runtime/thread-exec-argv.js';
 
@@ -206,9 +206,9 @@ export class ParseThreads implements SearchAnswerReader {
     }
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const { parts, moved } = answer.body.forThread(this.joinBytes);
-      const request: ParseRequest = { id, status: answer.status, body: parts, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
       try {
+        const { parts, moved } = answer.body.forThread(this.joinBytes);
+        const request: ParseRequest = { id, status: answer.status, body: parts, url: answer.url, retryAfterSeconds: answer.retryAfterSeconds, site };
         thread.worker.postMessage(request, moved);
       } catch (error) {
         reject(new AppError('internal_error', 'Internal error', { cause: error }));

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { NATIVE_HELPER_PATH } from '../../native/build.mjs';
 import type { Logger } from '../logging/create-logger.js';
-import type { JoinBytes } from '../market/fetch/page-bytes.js';
-import { copyAsLatin1, type OneByteText } from '../market/parse/page-text.js';
+import { copyAsLatin1, type JoinBytes, type OneByteText } from './one-byte-text.js';
 
 /** What the native helper does (shared/native/native-helper.cc), or why it is not there. */
 export type NativeHelper =
@@ -75,10 +74,11 @@ export function loadServiceNativeHelper(logger: Logger): NativeHelper {
   return native;
 }
 
-/** How a process reads pages' bytes: into text, and joined for a parse thread. */
+/** How a process reads pages' bytes: into text, and (where its own thread can spare the copy) joined for a parse thread. */
 export interface PageReading {
   oneByteText: OneByteText;
-  joinBytes: JoinBytes;
+  /** Absent: a page's chunks go to the parse thread as they came, and the thread joins them. */
+  joinBytes?: JoinBytes;
 }
 
 /** How a process reads page bytes into text: the helper's way, or a copy where the helper is not there (undefined). */
@@ -86,7 +86,12 @@ export function oneByteTextOf(native: NativeHelper): OneByteText | undefined {
   return 'unavailable' in native ? undefined : native.oneByteText;
 }
 
-/** The helper's ways of reading pages' bytes, or undefined where it is not there (a copy each time then). */
-export function pageReadingOf(native: NativeHelper): PageReading | undefined {
-  return 'unavailable' in native ? undefined : { oneByteText: native.oneByteText, joinBytes: native.joinedBytes };
+/**
+ * The helper's ways of reading pages' bytes, or undefined where it is not there (a copy each time then).
+ * `joinForThreads`: a page's chunks are joined on the calling thread, and the parse thread reads them
+ * without a copy: where the parse thread is what the caller waits for and the calling thread has time.
+ */
+export function pageReadingOf(native: NativeHelper, { joinForThreads }: { joinForThreads: boolean }): PageReading | undefined {
+  if ('unavailable' in native) return undefined;
+  return joinForThreads ? { oneByteText: native.oneByteText, joinBytes: native.joinedBytes } : { oneByteText: native.oneByteText };
 }

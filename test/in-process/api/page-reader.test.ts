@@ -1,5 +1,5 @@
 import t from 'tap';
-import { copyAsLatin1 } from '@comps/shared/market/parse/page-text';
+import { copyAsLatin1 } from '@comps/shared/runtime/one-byte-text';
 import { loadNativeHelper, type NativeHelper } from '@comps/shared/runtime/native-helper';
 import { createWorkspace } from '../../helpers/accounts-client.js';
 import { request } from '../../helpers/http-client.js';

@@ -1,17 +1,14 @@
+import type { JoinBytes } from '../../runtime/one-byte-text.js';
+
 /**
  * A page's bytes as they came off the connection: the chunks the socket read them in (a large read
  * is its own ArrayBuffer; the first shares its buffer with the headers, a chunked body's with its
- * framing, a small read with Node's pool), put together only by whoever reads them (`PageText.ofParts`). A parse
- * thread takes the chunks' memory and puts them together itself, so that the calling thread neither copies
- * the page nor allocates the copy, which V8 counts toward its next full collection of the calling
- * thread's heap (a bulk search's twenty pages of 2 MB: 40 MB a call).
+ * framing, a small read with Node's pool), put together only by whoever reads them (`take`, then
+ * `PageText.ofParts`), or for a parse thread (`forThread`): there the chunks are moved and put
+ * together, or joined here into one buffer of memory kept for pages (the api), so that the calling
+ * thread never allocates a page's copy in its own heap, which V8 counts toward its next full
+ * collection (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
-/**
- * Chunks joined into one buffer of their own (`NativeHelper.joinedBytes`: memory an earlier page held);
- * the chunks that are the whole of their buffer are left empty.
- */
-export type JoinBytes = (parts: readonly Uint8Array[]) => ArrayBuffer;
-
 /** Below this a page's chunks are moved as they are: joining them saves the receiver next to nothing. */
 const JOINED_BYTES_AT_LEAST = 64 * 1024;
 

@@ -1,17 +1,8 @@
+import { copyAsLatin1, type OneByteText } from '../../runtime/one-byte-text.js';
+
 /** A page as the readers take it: its bytes as they came (UTF-8), its decoded text, or either already read. */
 export type PageSource = Uint8Array | string | PageText;
 
-/**
- * Bytes, in the parts they came in, as a string of one character each, as `toString('latin1')` makes
- * it. The services pass the native helper's, which copies nothing where the bytes are one part (the
- * string holds them, and they never change once read) and joins several into memory an earlier page
- * held, and takes them: a buffer that holds nothing else is left empty. A page's bytes are read once.
- */
-export type OneByteText = (parts: readonly Uint8Array[]) => string;
-
-/** Without the native helper: the parts copied together (one as it is), then into a string. */
-export const copyAsLatin1: OneByteText = (parts) =>
-  (parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts)).toString('latin1');
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
