@@ -276,13 +276,13 @@ bool JoinParts(const v8::FunctionCallbackInfo<v8::Value>& args, const char* name
   }
   size_t at = 0;
   for (size_t index = 0; index < views.size(); index += 1) {
-    // At most what was counted, into what is left of the block: a part that changed meanwhile is refused.
-    const size_t copied = views[index]->CopyContents(*data + at, std::min(lengths[index], *length - at));
-    if (copied != lengths[index]) {
+    // A part whose length is not the one counted (its buffer moved away or resized meanwhile) is refused:
+    // CopyContents alone would read a detached view's old extent.
+    if (views[index]->ByteLength() != lengths[index] || views[index]->Buffer()->WasDetached() || *length - at < lengths[index]) {
       PageBlocks::Process().GiveBack(*data, *capacity);
       return refuse(": a part changed while it was read");
     }
-    at += copied;
+    at += views[index]->CopyContents(*data + at, lengths[index]);
   }
   for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
   return true;

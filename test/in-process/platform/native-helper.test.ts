@@ -104,7 +104,7 @@ t.test('oneByteText takes bytes that are the whole of their buffer (it is left e
 t.test('the helper itself refuses what is not bytes that stay as they are, and reads no bytes as the empty string', async (t) => {
   if (!loadedNativeHelper(t)) return;
   // The addon as it is, without the loader's copy of small buffers.
-  const addon = requireFrom(NATIVE_HELPER_PATH) as { oneByteText: (bytes: unknown) => string; joinedOneByteText: (parts: unknown) => string };
+  const addon = requireFrom(NATIVE_HELPER_PATH) as { oneByteText: (bytes: unknown) => string; joinedOneByteText: (parts: unknown) => string; joinedBytes: (parts: unknown) => ArrayBuffer };
   t.equal(addon.oneByteText(Buffer.alloc(0)), '', 'no bytes');
   t.equal(addon.oneByteText(new Uint8Array(new ArrayBuffer(8), 8, 0)), '', 'no bytes, at the end of a buffer');
   t.equal(addon.oneByteText(Buffer.from('abc')), 'abc', 'a few bytes');
@@ -124,6 +124,11 @@ t.test('the helper itself refuses what is not bytes that stay as they are, and r
   t.throws(() => addon.joinedOneByteText(Buffer.from('abc')), { name: 'TypeError', message: 'joinedOneByteText takes an array of Uint8Array' }, 'bytes, not parts');
   t.throws(() => addon.joinedOneByteText([Buffer.from('abc'), 'de']), { name: 'TypeError', message: 'joinedOneByteText takes an array of Uint8Array' }, 'a string among the parts');
   t.throws(() => addon.joinedOneByteText([new Uint16Array(4)]), { name: 'TypeError' }, 'other views');
+  // Reading an array's element can run JavaScript: a part emptied meanwhile (its buffer moved away) is refused, not read as it was.
+  const moved = new Uint8Array([0x61, 0x62, 0x63]);
+  const changing = [moved];
+  Object.defineProperty(changing, 1, { enumerable: true, get: () => (structuredClone(moved.buffer, { transfer: [moved.buffer] }), new Uint8Array([0x64])) });
+  t.throws(() => addon.joinedBytes(changing), { name: 'TypeError', message: 'joinedBytes: a part changed while it was read' }, 'a part that changed while the parts were read');
 });
 
 /**
