@@ -48,6 +48,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 #include <utility>
 #ifdef __GLIBC__
@@ -236,69 +237,71 @@ void OneByteText(const v8::FunctionCallbackInfo<v8::Value>& args) {
 }
 
 
+/** Parts joined in a block of PageBlocks (none for no bytes). */
+struct Joined {
+  char* data;
+  size_t length;
+  size_t capacity;
+};
+
 /**
  * The parts (an array of Uint8Array, the first argument) copied into a block of PageBlocks, then let go
- * of (`LetGoOf`: their memory is not counted beside the block's); false, with an exception thrown, for
+ * of (`LetGoOf`: their memory is not counted beside the block's); nothing, with an exception thrown, for
  * anything else, or for parts whose lengths changed while they were read (reading an array's elements
  * can run JavaScript).
  */
-bool JoinParts(const v8::FunctionCallbackInfo<v8::Value>& args, const char* name, char** data, size_t* length, size_t* capacity) {
+
+std::optional<Joined> JoinParts(const v8::FunctionCallbackInfo<v8::Value>& args, const char* name) {
   v8::Isolate* isolate = args.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  auto refuse = [&](const char* why) {
+  auto refuse = [&](const char* why) -> std::optional<Joined> {
     isolate->ThrowException(v8::Exception::TypeError(v8::String::NewFromUtf8(isolate, (std::string(name) + why).c_str()).ToLocalChecked()));
-    return false;
+    return std::nullopt;
   };
   if (args.Length() < 1 || !args[0]->IsArray()) return refuse(" takes an array of Uint8Array");
   v8::Local<v8::Array> parts = args[0].As<v8::Array>();
   std::vector<v8::Local<v8::Uint8Array>> views;
   std::vector<size_t> lengths;
-  *length = 0;
+  Joined joined{nullptr, 0, 0};
   for (uint32_t index = 0; index < parts->Length(); index += 1) {
     v8::Local<v8::Value> part;
-    if (!parts->Get(context, index).ToLocal(&part)) return false;
+    if (!parts->Get(context, index).ToLocal(&part)) return std::nullopt;
     if (!part->IsUint8Array()) return refuse(" takes an array of Uint8Array");
     views.push_back(part.As<v8::Uint8Array>());
     lengths.push_back(views.back()->ByteLength());
-    *length += lengths.back();
+    joined.length += lengths.back();
   }
-  if (*length > v8::String::kMaxLength) {
-    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8(isolate, (std::string(name) + ": the bytes are longer than a string may be").c_str()).ToLocalChecked()));
-    return false;
-  }
-  *data = nullptr;
-  *capacity = 0;
-  if (*length == 0) return true;
-  *data = PageBlocks::Process().Take(*length, capacity);
-  if (*data == nullptr) {
-    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8(isolate, (std::string(name) + ": out of memory").c_str()).ToLocalChecked()));
-    return false;
-  }
+  auto fail = [&](const char* why) -> std::optional<Joined> {
+    isolate->ThrowException(v8::Exception::RangeError(v8::String::NewFromUtf8(isolate, (std::string(name) + why).c_str()).ToLocalChecked()));
+    return std::nullopt;
+  };
+  if (joined.length > v8::String::kMaxLength) return fail(": the bytes are longer than a string may be");
+  if (joined.length == 0) return joined;
+  joined.data = PageBlocks::Process().Take(joined.length, &joined.capacity);
+  if (joined.data == nullptr) return fail(": out of memory");
   size_t at = 0;
   for (size_t index = 0; index < views.size(); index += 1) {
     // A part whose length is not the one counted (its buffer moved away or resized meanwhile) is refused:
     // CopyContents alone would read a detached view's old extent.
-    if (views[index]->ByteLength() != lengths[index] || views[index]->Buffer()->WasDetached() || *length - at < lengths[index]) {
-      PageBlocks::Process().GiveBack(*data, *capacity);
+    if (views[index]->ByteLength() != lengths[index] || views[index]->Buffer()->WasDetached() || joined.length - at < lengths[index]) {
+      PageBlocks::Process().GiveBack(joined.data, joined.capacity);
       return refuse(": a part changed while it was read");
     }
-    at += views[index]->CopyContents(*data + at, lengths[index]);
+    at += views[index]->CopyContents(joined.data + at, lengths[index]);
   }
   for (v8::Local<v8::Uint8Array> view : views) LetGoOf(isolate, view);
-  return true;
+  return joined;
 }
 
 void JoinedText(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Isolate* isolate = args.GetIsolate();
-  char* data;
-  size_t length;
-  size_t capacity;
-  if (!JoinParts(args, "joinedOneByteText", &data, &length, &capacity)) return;
-  if (length == 0) {
+  const std::optional<Joined> joined = JoinParts(args, "joinedOneByteText");
+  if (!joined) return;
+  if (joined->length == 0) {
     args.GetReturnValue().SetEmptyString();
     return;
   }
-  auto* resource = new JoinedOneByteText(isolate, data, length, capacity);
+  auto* resource = new JoinedOneByteText(isolate, joined->data, joined->length, joined->capacity);
   v8::Local<v8::String> text;
   if (!v8::String::NewExternalOneByte(isolate, resource).ToLocal(&text)) {
     // V8 did not take the resource (its length was checked before: not expected).
@@ -316,12 +319,11 @@ void GiveBackBlock(void* data, size_t /* length */, void* capacity) {
 
 void JoinedBytes(const v8::FunctionCallbackInfo<v8::Value>& args) {
   v8::Isolate* isolate = args.GetIsolate();
-  char* data;
-  size_t length;
-  size_t capacity;
-  if (!JoinParts(args, "joinedBytes", &data, &length, &capacity)) return;
-  std::unique_ptr<v8::BackingStore> store =
-      length == 0 ? v8::ArrayBuffer::NewBackingStore(isolate, 0) : v8::ArrayBuffer::NewBackingStore(data, length, GiveBackBlock, reinterpret_cast<void*>(capacity));
+  const std::optional<Joined> joined = JoinParts(args, "joinedBytes");
+  if (!joined) return;
+  std::unique_ptr<v8::BackingStore> store = joined->length == 0
+      ? v8::ArrayBuffer::NewBackingStore(isolate, 0)
+      : v8::ArrayBuffer::NewBackingStore(joined->data, joined->length, GiveBackBlock, reinterpret_cast<void*>(joined->capacity));
   args.GetReturnValue().Set(v8::ArrayBuffer::New(isolate, std::move(store)));
 }
 
