@@ -8,5 +8,5 @@ import { loadNativeHelper, pageReadingOf, type PageReading } from '@comps/shared
 export function servicesPageText(): { pageReading: PageReading | undefined; line: string } {
   const native = loadNativeHelper();
   const pageReading = pageReadingOf(native, { joinForThreads: true });
-  return { pageReading, line: pageReading ? "pages read into text by the native helper (no copy), as the api reads them" : `pages copied into text: ${'unavailable' in native ? native.unavailable : ''}` };
+  return { pageReading, line: pageReading ? "pages read into text by the native helper (one part without a copy, chunks joined into kept memory), as the api reads them" : `pages copied into text: ${'unavailable' in native ? native.unavailable : ''}` };
 }

@@ -24,12 +24,14 @@
  * - joinedOneByteText(parts): the same for a page that came in several parts (the chunks its socket
  *   read it in), joined into a block of memory kept from an earlier page (PageBlocks), not one just
  *   taken from the system; joinedBytes(parts): the parts joined so into an ArrayBuffer, to be moved
- *   to a parse thread, which reads it with oneByteText (the block goes back once the text is freed). glibc maps a block of a page's size afresh and unmaps it when freed, so a page's
- *   joining often faulted its 1-2 MB in anew (bench:bulk's parse thread, joining with Buffer.concat:
- *   9-124 ms a call of twenty pages, up to 8,000 page faults; bench:parse's burst of twenty simulator
- *   pages in 64 KB chunks on one parse thread: 103-163 ms with kept blocks against 173-253 with
- *   Buffer.concat, three runs each). The parts are left empty where they are the whole of their
- *   buffer: their memory goes back at once, not at the thread's next collection.
+ *   to a parse thread, which reads it with oneByteText (the block goes back once the text, or the
+ *   buffer where no text took it, is freed). glibc maps a block of a page's size afresh and unmaps
+ *   it when freed, so a page's joining often faulted its 1-2 MB in anew (bench:bulk's parse thread,
+ *   joining with Buffer.concat: 9-124 ms a call of twenty pages, up to 8,000 page faults;
+ *   bench:parse's burst of twenty simulator pages in 64 KB chunks on one parse thread: 103-163 ms
+ *   with kept blocks against 173-253 with Buffer.concat, three runs each). The parts are left empty
+ *   where they are the whole of their buffer: their memory goes back at once, not at the thread's
+ *   next collection.
  *
  * Built against the running Node's headers: V8's interface is stable within one Node major version
  * only, so build.mjs names the file by that version's module ABI (`process.versions.modules`). Each
@@ -250,7 +252,6 @@ struct Joined {
  * anything else, or for parts whose lengths changed while they were read (reading an array's elements
  * can run JavaScript).
  */
-
 std::optional<Joined> JoinParts(const v8::FunctionCallbackInfo<v8::Value>& args, const char* name) {
   v8::Isolate* isolate = args.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();

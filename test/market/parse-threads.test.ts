@@ -481,6 +481,22 @@ t.test("with the native helper's join, a page's chunks go to its thread as one b
   t.strictSame(onCallingThread, [], 'every one read in the thread');
 });
 
+t.test('a join that fails fails its page with internal_error, counted nowhere; the next page is read', async (t) => {
+  const { threads } = threadsWith({
+    count: 1,
+    joinBytes: () => {
+      throw new RangeError('joinedBytes: out of memory');
+    },
+  });
+  t.teardown(() => threads.close());
+  await warm(threads, 1);
+  const before = threads.figures();
+  const chunks = [Buffer.from(PAGE.subarray(0, 70_000)), Buffer.from(PAGE.subarray(70_000))];
+  await t.rejects(threads.read({ ...answerOf(''), body: PageBytes.of(chunks) }, 'market.com'), { code: 'internal_error' }, 'internal_error');
+  t.strictSame(threads.figures(), before, 'no page counted in the thread');
+  t.ok((await threads.read(answerOf(PAGE), 'market.com')).items.length > 0, 'the next page (one chunk, not joined) read');
+});
+
 t.test('threads start when pages come; release stops those with no page waiting, then runs what follows; the next page starts one again', async (t) => {
   const { threads, lines, onCallingThread } = threadsWith({ count: 2 });
   t.teardown(() => threads.close());

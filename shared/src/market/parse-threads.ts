@@ -10,7 +10,7 @@ import type { JoinBytes } from '../runtime/one-byte-text.js';
 import type { ParsedSearchPage } from './parse/search-page.js';
 import { threadExecArgv } from '../runtime/thread-exec-argv.js';
 
-/** A search answer sent to a parse thread: its body's chunks are moved there, not copied (see PageBytes.forThread). */
+/** A search answer sent to a parse thread: its body's chunks, or the one buffer they were joined into, moved there (see PageBytes.forThread). */
 export interface ParseRequest {
   id: number;
   status: number;
@@ -96,7 +96,10 @@ export interface ParseThreadsOptions {
   logger: Logger;
   /** Reads the pages that find no thread ready: while one starts, or while none may (see `FIRST_START_BACKOFF_MS`). */
   callingThread: SearchAnswerReader;
-  /** Joins a page's chunks into the one buffer moved to the thread (the native helper's); without it the chunks are moved as they are. */
+  /**
+   * Joins a page's chunks (several, of 64 KB or more in all) into the one buffer moved to the thread (the
+   * native helper's); without it the chunks are moved as they are, and the thread joins them.
+   */
   joinBytes?: JoinBytes | undefined;
   /** Milliseconds, for the start backoff (tests give a clock they move). */
   now?: () => number;

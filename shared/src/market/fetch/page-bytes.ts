@@ -1,5 +1,8 @@
 import type { JoinBytes } from '../../runtime/one-byte-text.js';
 
+/** Below this a page's chunks are moved as they are: joining them saves the receiver next to nothing. */
+const JOINED_BYTES_AT_LEAST = 64 * 1024;
+
 /**
  * A page's bytes as they came off the connection: the chunks the socket read them in (a large read
  * is its own ArrayBuffer; the first shares its buffer with the headers, a chunked body's with its
@@ -9,9 +12,6 @@ import type { JoinBytes } from '../../runtime/one-byte-text.js';
  * thread never allocates a page's copy in its own heap, which V8 counts toward its next full
  * collection (a bulk search's twenty pages of 2 MB: 40 MB a call).
  */
-/** Below this a page's chunks are moved as they are: joining them saves the receiver next to nothing. */
-const JOINED_BYTES_AT_LEAST = 64 * 1024;
-
 export class PageBytes {
   private chunks: Buffer[];
   /** Handed to their reader (`take`, or `forThread`): some chunks may be empty now, and the bytes are read there. */

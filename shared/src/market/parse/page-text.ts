@@ -9,7 +9,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /**
  * The page the readers scan. From its bytes, `html` holds one character per byte (the bytes read
  * as latin1): a one-byte string made at the cost of a copy at most (none with the native helper's
- * `OneByteText`), where decoding the page as UTF-8 costs several milliseconds for a 1–2 MB page
+ * `OneByteText` for bytes in one part; parts joined into memory kept for pages), where decoding the page as UTF-8 costs several milliseconds for a 1–2 MB page
  * and, for a page with a few hundred non-ASCII bytes, makes a two-byte string that every later
  * search and the GC pay for. Every landmark of HTML is ASCII
  * and UTF-8 never uses an ASCII byte inside a multi-byte character, so searches, regular
