@@ -29,17 +29,26 @@ export class PageBytes {
     return new PageBytes(chunks, chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   }
 
+  /** Throws once the bytes went to their reader: they are read once. */
+  private stillHere(): void {
+    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
+  }
+
+  private handOver(): void {
+    this.stillHere();
+    this.handedOver = true;
+  }
+
   /** The bytes as one Buffer: the chunks copied together (once), a single chunk as it is. */
   whole(): Buffer {
-    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
+    this.stillHere();
     if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks, this.length)];
     return this.chunks[0]!;
   }
 
   /** The chunks, for a reader on this thread (`PageText.ofParts`), which may take their memory: the bytes are read once. */
   take(): readonly Buffer[] {
-    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
-    this.handedOver = true;
+    this.handOver();
     return this.chunks;
   }
 
@@ -52,8 +61,7 @@ export class PageBytes {
    * the headers before it. The receiver reads them (`PageText.ofParts`).
    */
   forThread(join?: JoinBytes): { parts: Uint8Array[]; moved: ArrayBuffer[] } {
-    if (this.handedOver) throw new Error('the page bytes were handed to their reader');
-    this.handedOver = true;
+    this.handOver();
     if (join && this.chunks.length > 1 && this.length >= JOINED_BYTES_AT_LEAST) {
       const joined = join(this.chunks);
       return { parts: [new Uint8Array(joined)], moved: [joined] };
